@@ -1,0 +1,134 @@
+// ABI shared by the compiler, the core library and the plugins.
+//
+// These layouts and constants are fixed by clang 14's code generation and by
+// LLVM 14's plugin interface; they must never change. Everything else in the
+// project is free to evolve behind them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+
+// One entry of the offload table: a kernel (Size == 0) or a global (Size > 0).
+struct __tgt_offload_entry {
+  void *addr;
+  char *name;
+  size_t size;
+  int32_t flags;
+  int32_t reserved;
+};
+
+// One device image embedded in the host binary.
+struct __tgt_device_image {
+  void *ImageStart;
+  void *ImageEnd;
+  __tgt_offload_entry *EntriesBegin;
+  __tgt_offload_entry *EntriesEnd;
+};
+
+// Everything a translation unit set (executable or shared library) registers.
+struct __tgt_bin_desc {
+  int32_t NumDeviceImages;
+  __tgt_device_image *DeviceImages;
+  __tgt_offload_entry *HostEntriesBegin;
+  __tgt_offload_entry *HostEntriesEnd;
+};
+
+// A plugin's answer to load_binary: the device-side addresses of the entries.
+struct __tgt_target_table {
+  __tgt_offload_entry *EntriesBegin;
+  __tgt_offload_entry *EntriesEnd;
+};
+
+// The opaque queue handle passed to every asynchronous plugin call.
+struct __tgt_async_info {
+  void *Queue = nullptr;
+};
+
+// Filled by the optional init_device_info entry (interop).
+struct __tgt_device_info {
+  void *Context = nullptr;
+  void *Device = nullptr;
+};
+
+// Descriptor of one dimension of a non-contiguous `target update`.
+struct __tgt_target_non_contig {
+  uint64_t Offset;
+  uint64_t Count;
+  uint64_t Stride;
+};
+
+// clang's source-location record; psource is ";file;function;line;column;;".
+struct ident_t {
+  int32_t reserved_1;
+  int32_t flags;
+  int32_t reserved_2;
+  int32_t reserved_3;
+  const char *psource;
+};
+
+typedef void *map_var_info_t;
+}
+
+namespace omptarget::abi {
+
+constexpr int32_t kOffloadSuccess = 0;
+constexpr int32_t kOffloadFail = ~0;
+
+constexpr int64_t kDeviceDefault = -1;
+constexpr int64_t kHostDeviceLegacy = -10;
+
+// Map-type bits (OMPConstants.h, OpenMPOffloadMappingFlags).
+enum MapType : int64_t {
+  kMapTo = 0x01,
+  kMapFrom = 0x02,
+  kMapAlways = 0x04,
+  kMapDelete = 0x08,
+  kMapPtrAndObj = 0x10,
+  kMapTargetParam = 0x20,
+  kMapReturnParam = 0x40,
+  kMapPrivate = 0x80,
+  kMapLiteral = 0x100,
+  kMapImplicit = 0x200,
+  kMapClose = 0x400,
+  kMapPresent = 0x1000,
+  kMapOmpxHold = 0x2000,
+  kMapNonContig = 0x100000000000,
+};
+constexpr uint64_t kMapMemberOfMask = 0xffff000000000000ULL;
+
+// Index of the parent argument of a MEMBER_OF entry, or -1.
+constexpr int64_t parentIndex(int64_t Type) {
+  return static_cast<int64_t>(((static_cast<uint64_t>(Type) & kMapMemberOfMask) >> 48)) - 1;
+}
+
+// __tgt_register_requires flags.
+enum RequiresFlags : int64_t {
+  kReqUndefined = 0x000,
+  kReqNone = 0x001,
+  kReqReverseOffload = 0x002,
+  kReqUnifiedAddress = 0x004,
+  kReqUnifiedSharedMemory = 0x008,
+  kReqDynamicAllocators = 0x010,
+};
+
+// Kinds of data_alloc (LLVM 14's TargetAllocTy).
+enum TargetAllocKind : int32_t {
+  kAllocDevice = 0,
+  kAllocHost = 1,
+  kAllocShared = 2,
+  kAllocDefault = 3,
+};
+
+// LIBOMPTARGET_INFO bits.
+enum InfoKind : uint32_t {
+  kInfoKernelArgs = 0x0001,
+  kInfoMappingExists = 0x0002,
+  kInfoDumpTable = 0x0004,
+  kInfoMappingChanged = 0x0008,
+  kInfoPluginKernel = 0x0010,
+  kInfoDataTransfer = 0x0020,
+};
+
+}  // namespace omptarget::abi

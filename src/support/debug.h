@@ -1,0 +1,29 @@
+// Debug trace (LIBOMPTARGET_DEBUG) and user-facing messages in LLVM 14's format.
+//
+// The trace needs no special build: LIBOMPTARGET_DEBUG=1 (or higher) enables
+// it at run time. Messages users' scripts match keep LLVM's prefixes:
+// "Libomptarget message:", "Libomptarget error:", "Libomptarget fatal error N:".
+#pragma once
+
+#include <cstdint>
+
+namespace omptarget::debug {
+
+// Level from LIBOMPTARGET_DEBUG, read once.
+int level();
+
+// Trace line "<Component> --> <text>" on stderr when the debug level is >= 1.
+void trace(const char *Component, const char *Format, ...) __attribute__((format(printf, 2, 3)));
+
+void message(const char *Format, ...) __attribute__((format(printf, 1, 2)));
+void error(const char *Format, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *Format, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] void fatal(int Code, const char *Format, ...) __attribute__((format(printf, 2, 3)));
+
+}  // namespace omptarget::debug
+
+#define OMPT_TRACE(Component, ...)                                   \
+  do {                                                               \
+    if (::omptarget::debug::level() > 0)                             \
+      ::omptarget::debug::trace(Component, __VA_ARGS__);             \
+  } while (0)

@@ -1,0 +1,42 @@
+#include "env.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+namespace omptarget::env {
+
+std::optional<std::string> getString(const char *Name) {
+  const char *Value = std::getenv(Name);
+  if (!Value) return std::nullopt;
+  return std::string(Value);
+}
+
+std::optional<int64_t> parseInt(const std::string &Text) {
+  size_t Begin = Text.find_first_not_of(" \t");
+  size_t End = Text.find_last_not_of(" \t");
+  if (Begin == std::string::npos) return std::nullopt;
+  std::string Trimmed = Text.substr(Begin, End - Begin + 1);
+  errno = 0;
+  char *Stop = nullptr;
+  long long Value = std::strtoll(Trimmed.c_str(), &Stop, 0);
+  if (errno != 0 || Stop == Trimmed.c_str() || *Stop != '\0') return std::nullopt;
+  return static_cast<int64_t>(Value);
+}
+
+int64_t getInt(const char *Name, int64_t Default, int64_t Min, int64_t Max) {
+  auto Text = getString(Name);
+  if (!Text) return Default;
+  auto Value = parseInt(*Text);
+  if (!Value || *Value < Min || *Value > Max) {
+    std::fprintf(stderr,
+                 "Libomptarget warning: ignoring %s='%s': expected an integer in [%lld, %lld]; "
+                 "using %lld\n",
+                 Name, Text->c_str(), static_cast<long long>(Min), static_cast<long long>(Max),
+                 static_cast<long long>(Default));
+    return Default;
+  }
+  return *Value;
+}
+
+}  // namespace omptarget::env

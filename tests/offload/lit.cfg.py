@@ -1,0 +1,72 @@
+# lit configuration of the offload program suite.
+#
+# Parameter `runtime` chooses whose libraries the programs run on:
+#   ours                  our core + our host plugin (default)
+#   llvm                  LLVM 14's core + LLVM 14's host plugin (reference)
+#   llvm-core-our-plugin  LLVM 14's core + our host plugin  (interop b)
+#   our-core-llvm-plugin  our core + LLVM 14's host plugin  (interop a)
+# FileCheck runs with prefixes CHECK plus OURS or LLVM (whose core runs), so
+# a test can pin a line that only one core prints.
+# Tests marked `REQUIRES: omptarget-core` need our core (extensions, our own
+# diagnostics); `REQUIRES: omptarget-plugin` need our plugin (async mode...);
+# `UNSUPPORTED: interop` skips the mixed configurations.
+import os
+import lit.formats
+
+config.name = "omptarget-offload"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".cpp"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.omptarget_build_dir, "tests", "offload")
+config.excludes = ["inputs"]
+
+runtime = lit_config.params.get("runtime", "ours")
+llvm_lib = os.path.join(config.llvm14_dir, "lib")
+ours_lib = config.omptarget_lib_dir
+core_lib, plugin_lib = {
+    "ours": (ours_lib, ours_lib),
+    "llvm": (llvm_lib, llvm_lib),
+    "llvm-core-our-plugin": (llvm_lib, ours_lib),
+    "our-core-llvm-plugin": (ours_lib, llvm_lib),
+}[runtime]
+
+if core_lib == plugin_lib:
+    run_dir = core_lib
+else:
+    # A directory of symlinks that mixes one side's core with the other's plugin.
+    run_dir = os.path.join(config.test_exec_root, "libs-" + runtime)
+    os.makedirs(run_dir, exist_ok=True)
+    for name, src in (("libomptarget.so", core_lib), ("libomptarget.rtl.x86_64.so", plugin_lib)):
+        link = os.path.join(run_dir, name)
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink(os.path.join(src, name), link)
+    config.available_features.add("interop")
+
+core_is_ours = core_lib == ours_lib
+plugin_is_ours = plugin_lib == ours_lib
+if core_is_ours:
+    config.available_features.add("omptarget-core")
+if plugin_is_ours:
+    config.available_features.add("omptarget-plugin")
+config.available_features.add("runtime-" + runtime)
+
+base_flags = "-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -gline-tables-only -Wno-openmp-mapping"
+if config.sanitizer:
+    base_flags += " -fsanitize=" + config.sanitizer
+clangxx = config.clang + "++"
+include = os.path.join(os.path.dirname(os.path.dirname(config.test_source_root)), "include")
+prefixes = "CHECK," + ("OURS" if core_is_ours else "LLVM")
+
+config.substitutions.append(("%clangxx-offload", clangxx + " " + base_flags + " -I" + include))
+config.substitutions.append(("%clang-offload", config.clang + " " + base_flags + " -I" + include))
+config.substitutions.append(("%clang-plain", config.clang + " -fopenmp"))
+config.substitutions.append(("%run", "env LD_LIBRARY_PATH=" + run_dir))
+config.substitutions.append(("%fcheck", config.filecheck + " %s --check-prefixes=" + prefixes))
+config.substitutions.append(("%libdir", run_dir))
+
+# Keep the caller's LIBOMPTARGET_*/OMP_* out of the tests: each test sets what it needs.
+for var in list(os.environ):
+    if var.startswith(("LIBOMPTARGET_", "OMP_", "OMPTARGET_")):
+        del os.environ[var]
+config.environment["PATH"] = os.environ.get("PATH", "")
