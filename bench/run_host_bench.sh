@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Side-by-side host-offloading benchmark: LLVM 14's libomptarget vs ours.
+#
+# Usage: bench/run_host_bench.sh [BUILD_DIR]
+#
+#   BUILD_DIR   the CMake build directory (default: <repo>/build). The
+#               benchmark binary and raw outputs go to BUILD_DIR/bench/;
+#               "ours" is BUILD_DIR/lib unless OMPTARGET_BENCH_OURS_LIB says
+#               otherwise.
+#
+# Environment (all optional):
+#   OMPTARGET_BENCH_OURS_LIB  directory holding our libomptarget.so and
+#                             libomptarget.rtl.x86_64.so  (default BUILD_DIR/lib)
+#   OMPTARGET_BENCH_LLVM_LIB  LLVM 14's lib directory (default $LLVM14_DIR/lib)
+#   LLVM14_DIR                LLVM 14 install (default /usr/lib/llvm-14)
+#   OMPTARGET_BENCH_CLANG     compiler (default $LLVM14_DIR/bin/clang)
+#   BENCH_ROUNDS              interleaved rounds, LLVM then ours (default 3)
+#   BENCH_OMP_NUM_THREADS     OMP_NUM_THREADS of the runs (default 1, see
+#                             docs/benchmarks.md)
+#   BENCH_BATCHES, BENCH_BATCH_MS, BENCH_CASES   passed to the program
+#
+# Prints a table: per-op time of each case on both runtimes (best of the
+# rounds' medians), the ratio LLVM-14/ours (>1 means ours is faster) and
+# whether the case's goal is met. It never fails on a figure: the exit status
+# is non-zero only when something could not be built or run, or a run was
+# found on the wrong libraries.
+set -euo pipefail
+
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo_dir=$(dirname "$script_dir")
+build_dir=${1:-$repo_dir/build}
+mkdir -p "$build_dir"
+build_dir=$(cd "$build_dir" && pwd)
+
+llvm14_dir=${LLVM14_DIR:-/usr/lib/llvm-14}
+llvm_lib=${OMPTARGET_BENCH_LLVM_LIB:-$llvm14_dir/lib}
+ours_lib=${OMPTARGET_BENCH_OURS_LIB:-$build_dir/lib}
+clang=${OMPTARGET_BENCH_CLANG:-$llvm14_dir/bin/clang}
+rounds=${BENCH_ROUNDS:-3}
+threads=${BENCH_OMP_NUM_THREADS:-1}
+
+out_dir=$build_dir/bench
+raw_dir=$out_dir/last-run
+bin=$out_dir/offload_bench
+mkdir -p "$out_dir"
+rm -rf "$raw_dir"
+mkdir -p "$raw_dir"
+
+die() { echo "run_host_bench: error: $*" >&2; exit 1; }
+
+[[ -f $llvm_lib/libomptarget.so ]] || die "LLVM 14 runtime not found: $llvm_lib/libomptarget.so"
+[[ -x $clang ]] || die "compiler not found: $clang"
+
+have_ours=1
+if [[ ! -f $ours_lib/libomptarget.so ]]; then
+  have_ours=0
+  echo "run_host_bench: NOTE: $ours_lib/libomptarget.so does not exist (our runtime not built?)."
+  echo "run_host_bench: NOTE: running LLVM 14 only; build the runtime or set OMPTARGET_BENCH_OURS_LIB."
+elif [[ ! -f $ours_lib/libomptarget.rtl.x86_64.so ]]; then
+  echo "run_host_bench: WARNING: $ours_lib/libomptarget.rtl.x86_64.so missing; our core may find no host device."
+fi
+
+echo "run_host_bench: compiling $bin"
+"$clang" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -O2 -Wno-openmp-mapping \
+  "$script_dir/offload_bench.c" -o "$bin" -ldl
+
+# A clean environment: no runtime knobs from the caller, a fixed thread count.
+while IFS= read -r var; do
+  unset "$var"
+done < <(compgen -e | grep -E '^(LIBOMPTARGET_|OMPTARGET_|OMP_|KMP_)' || true)
+export OMP_NUM_THREADS=$threads
+
+# Runs the program on one side's libraries, checks which ones it ran on.
+run_side() { # side libdir outfile
+  local side=$1 libdir=$2 out=$3
+  if ! LD_LIBRARY_PATH=$libdir "$bin" >"$out" 2>&1; then
+    cat "$out" >&2
+    die "$side run failed (output above)"
+  fi
+  # Compare resolved files, so a directory of symlinks (e.g. a core of one
+  # side with the plugin of the other) is checked for what it points to.
+  local want_core want_plugin core plugin
+  want_core=$(realpath "$libdir/libomptarget.so")
+  want_plugin=$(realpath -m "$libdir/libomptarget.rtl.x86_64.so")
+  core=$(sed -n 's/^lib kind=core path=//p' "$out" | head -1)
+  plugin=$(sed -n 's/^lib kind=plugin path=\(.*libomptarget\.rtl\.x86_64\.so\)$/\1/p' "$out" | head -1)
+  [[ -n $core ]] || die "$side run: no libomptarget.so in its memory map (see $out)"
+  [[ $(realpath "$core") == "$want_core" ]] ||
+    die "MISCONFIGURED $side run: core is $core, expected $want_core"
+  [[ -n $plugin ]] || die "$side run: no libomptarget.rtl.x86_64.so in its memory map (see $out)"
+  [[ $(realpath "$plugin") == "$want_plugin" ]] ||
+    die "MISCONFIGURED $side run: host plugin is $plugin, expected $want_plugin"
+  if [[ $round == 1 ]]; then
+    echo "  $side: core=$core"
+    echo "  $side: plugin=$plugin"
+    grep '^info devices=' "$out" | sed "s/^/  $side: /"
+  fi
+}
+
+echo "run_host_bench: OMP_NUM_THREADS=$OMP_NUM_THREADS, $rounds interleaved round(s), raw output in $raw_dir"
+for ((round = 1; round <= rounds; ++round)); do
+  echo "run_host_bench: round $round/$rounds"
+  run_side llvm14 "$llvm_lib" "$raw_dir/llvm14.$round.txt"
+  if ((have_ours)); then
+    run_side ours "$ours_lib" "$raw_dir/ours.$round.txt"
+  fi
+done
+
+python3 - "$raw_dir" "$rounds" "$have_ours" <<'EOF'
+import os, re, statistics, sys
+
+raw_dir, rounds, have_ours = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+# Goal: LLVM-14 time / our time must reach this factor. None: informational.
+GOALS = {
+    "a_empty_target": 2.0,
+    "b_vector_add_256": 2.0,
+    "c_setup_enter_10k": None,  # one-shot, single sample: too noisy for a goal
+    "c_enter_mapped_10k": 3.0,
+    "c_exit_mapped_10k": 3.0,
+    "c_enter_exit_mapped_10k": 3.0,
+    "c_fresh_map_unmap_10k": 3.0,
+}
+
+def load(side):
+    per_case = {}
+    order = []
+    for r in range(1, rounds + 1):
+        path = os.path.join(raw_dir, f"{side}.{r}.txt")
+        if not os.path.exists(path):
+            continue
+        for line in open(path):
+            m = re.match(r"case=(\S+) ns_per_op=([0-9.]+)", line)
+            if m:
+                if m.group(1) not in per_case:
+                    order.append(m.group(1))
+                per_case.setdefault(m.group(1), []).append(float(m.group(2)))
+    return per_case, order
+
+llvm, order = load("llvm14")
+ours, _ = load("ours") if have_ours else ({}, [])
+
+def fmt_ns(v):
+    return "n/a" if v is None else (f"{v:.1f}" if v < 10000 else f"{v:.0f}")
+
+def spread(vals):
+    return "" if len(vals) < 2 else f"{100.0 * (max(vals) - min(vals)) / min(vals):.0f}%"
+
+rows = []
+for case in order:
+    l = min(llvm[case])
+    o = min(ours[case]) if case in ours else None
+    goal = GOALS.get(case)
+    ratio = (l / o) if o else None
+    met = "n/a" if ratio is None or goal is None else ("yes" if ratio >= goal else "no")
+    rows.append((case, fmt_ns(l), spread(llvm[case]), fmt_ns(o), spread(ours.get(case, [])),
+                 "n/a" if ratio is None else f"{ratio:.2f}x",
+                 "info" if goal is None else f"{goal:.0f}x", met))
+    print(f"summary case={case} llvm14_ns={l:.1f} ours_ns={'n/a' if o is None else f'{o:.1f}'} "
+          f"ratio={'n/a' if ratio is None else f'{ratio:.3f}'} "
+          f"goal={'none' if goal is None else goal} met={met}")
+
+head = ("case", "LLVM-14 ns/op", "spread", "ours ns/op", "spread", "LLVM-14/ours", "goal", "met")
+widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+print()
+print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths))))
+print("  ".join("-" * w for w in widths))
+for r in rows:
+    print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+print()
+print(f"ns/op: best over {rounds} round(s) of each run's median of batches; spread: (max-min)/min")
+print("of the rounds' medians. c_enter_exit_mapped_10k and c_fresh_map_unmap_10k count one")
+print("enter data + one exit data as one op. Ratio > 1: ours is faster.")
+if not have_ours:
+    print("Our runtime was not found: only LLVM 14 was measured.")
+EOF
