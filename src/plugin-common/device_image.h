@@ -1,0 +1,51 @@
+// One device image loaded on one device, and the entry table handed back to
+// the core by load_binary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "omptarget/abi.h"
+
+namespace omptarget::plugin {
+
+// Plugins derive from DeviceImage to keep their handle (a dlopen handle, a
+// CUmodule ...); the subclass destructor releases it. The base owns the
+// translated entry table, which must stay valid while the image is loaded.
+class DeviceImage {
+ public:
+  explicit DeviceImage(const __tgt_device_image &Source) : Source_(Source) {}
+  virtual ~DeviceImage() = default;
+  DeviceImage(const DeviceImage &) = delete;
+  DeviceImage &operator=(const DeviceImage &) = delete;
+
+  const __tgt_device_image &source() const { return Source_; }
+
+  // Entries with device addresses (same order and names as the host entries).
+  std::vector<__tgt_offload_entry> &entries() { return Entries_; }
+  __tgt_target_table *table() {
+    Table_.EntriesBegin = Entries_.data();
+    Table_.EntriesEnd = Entries_.data() + Entries_.size();
+    return &Table_;
+  }
+
+ private:
+  const __tgt_device_image &Source_;
+  std::vector<__tgt_offload_entry> Entries_;
+  __tgt_target_table Table_{nullptr, nullptr};
+};
+
+// Everything one kernel launch needs, as the core passed it.
+struct KernelLaunch {
+  void *Entry;
+  void **Args;
+  ptrdiff_t *Offsets;
+  int32_t NumArgs;
+  int32_t NumTeams;     // 0 or 1 for run_target_region
+  int32_t ThreadLimit;  // 0 when unspecified
+  uint64_t LoopTripCount;
+  bool IsTeamRegion;
+  const char *Name;     // kernel name from the image, never null
+};
+
+}  // namespace omptarget::plugin

@@ -1,0 +1,169 @@
+#include "generic_device.h"
+
+#include <cstdio>
+
+#include "debug.h"
+#include "env.h"
+#include "generic_plugin.h"
+
+namespace omptarget::plugin {
+
+GenericDevice::GenericDevice(GenericPlugin &Plugin, int32_t DeviceId)
+    : Plugin_(Plugin),
+      DeviceId_(DeviceId),
+      QueuePool_(
+          "queue", [this] { return createQueueImpl(); },
+          [this](void *Q) { return destroyQueueImpl(Q); }),
+      EventPool_(
+          "event", [this] { return createEventImpl(); },
+          [this](void *E) { return destroyEventImpl(E); }) {}
+
+GenericDevice::~GenericDevice() = default;
+
+const char *GenericDevice::traceComponent() const { return Plugin_.traceComponent(); }
+
+Status GenericDevice::init() {
+  if (Status S = initImpl(); !S) return S;
+  Initialized_ = true;  // from here on deinit() must run deinitImpl()
+  // Initial pool sizes (the pools grow on demand beyond them).
+  auto Queues = static_cast<size_t>(env::getInt(
+      "LIBOMPTARGET_NUM_INITIAL_STREAMS", static_cast<int64_t>(defaultInitialQueues()), 0, 1024));
+  auto Events = static_cast<size_t>(env::getInt(
+      "LIBOMPTARGET_NUM_INITIAL_EVENTS", static_cast<int64_t>(defaultInitialEvents()), 0, 1024));
+  if (Status S = QueuePool_.init(Queues); !S) return S;
+  if (Status S = EventPool_.init(Events); !S) return S;
+  OMPT_TRACE(traceComponent(), "device %d initialised with %zu queue(s) and %zu event(s)",
+             DeviceId_, Queues, Events);
+  return {};
+}
+
+// Safe after a partial init(): pools and images are empty then.
+Status GenericDevice::deinit() {
+  std::string Problems;
+  auto Note = [&Problems](Status S) {
+    if (!S) Problems += S.error().message() + "; ";
+  };
+  {
+    std::lock_guard Lock(AsyncInfosMutex_);
+    for (auto &AI : AsyncInfos_)
+      if (AI->Queue) Note(synchronize(AI.get()));
+    AsyncInfos_.clear();
+  }
+  Note(QueuePool_.deinit());
+  Note(EventPool_.deinit());
+  {
+    std::unique_lock Lock(ImagesMutex_);
+    Kernels_.clear();
+    Images_.clear();
+  }
+  if (Initialized_) Note(deinitImpl());
+  Initialized_ = false;
+  if (!Problems.empty())
+    return makeError("deinit of device %d: %s", DeviceId_,
+                     Problems.substr(0, Problems.size() - 2).c_str());
+  return {};
+}
+
+Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_image &Image) {
+  Expected<std::unique_ptr<DeviceImage>> Loaded = loadImageImpl(Image);
+  if (!Loaded) return makeError("load_binary: device %d: %s", DeviceId_, Loaded.error().message().c_str());
+  DeviceImage &Img = **Loaded;
+
+  std::unordered_map<void *, std::string> NewKernels;
+  for (const __tgt_offload_entry *E = Image.EntriesBegin; E && E != Image.EntriesEnd; ++E) {
+    if (!E->name)
+      return makeError("load_binary: device %d: entry %td of the image has no name", DeviceId_,
+                       E - Image.EntriesBegin);
+    Expected<void *> Addr = E->size == 0 ? getKernelImpl(Img, E->name)
+                                         : getGlobalImpl(Img, E->name, E->size);
+    if (!Addr)
+      return makeError("load_binary: device %d: cannot resolve %s '%s': %s", DeviceId_,
+                       E->size == 0 ? "kernel" : "global", E->name, Addr.error().message().c_str());
+    __tgt_offload_entry Entry = *E;
+    Entry.addr = *Addr;
+    Img.entries().push_back(Entry);
+    if (E->size == 0) NewKernels.emplace(*Addr, E->name);
+    OMPT_TRACE(traceComponent(), "device %d: entry '%s' (size %zu) at %p", DeviceId_, E->name,
+               E->size, *Addr);
+  }
+
+  std::unique_lock Lock(ImagesMutex_);
+  Kernels_.merge(NewKernels);
+  Images_.push_back(std::move(*Loaded));
+  return Images_.back()->table();
+}
+
+size_t GenericDevice::numImages() const {
+  std::shared_lock Lock(ImagesMutex_);
+  return Images_.size();
+}
+
+std::optional<std::string> GenericDevice::kernelName(void *Entry) const {
+  std::shared_lock Lock(ImagesMutex_);
+  auto It = Kernels_.find(Entry);
+  if (It == Kernels_.end()) return std::nullopt;
+  return It->second;
+}
+
+Expected<void *> GenericDevice::queueOf(__tgt_async_info &AsyncInfo) {
+  if (AsyncInfo.Queue) return AsyncInfo.Queue;
+  Expected<void *> Q = QueuePool_.acquire();
+  if (!Q) return makeError("device %d: %s", DeviceId_, Q.error().message().c_str());
+  AsyncInfo.Queue = *Q;
+  return *Q;
+}
+
+Status GenericDevice::synchronize(__tgt_async_info *AsyncInfo) {
+  if (!AsyncInfo) return makeError("synchronize: device %d: null __tgt_async_info", DeviceId_);
+  if (!AsyncInfo->Queue) return {};  // nothing was issued
+  void *Queue = AsyncInfo->Queue;
+  if (!QueuePool_.isInUse(Queue))
+    return makeError("synchronize: device %d: queue %p does not belong to this device", DeviceId_, Queue);
+  Status S = synchronizeImpl(Queue);
+  // The queue goes back to the pool even on failure: the caller's
+  // AsyncInfo must end up empty (the core checks Queue == nullptr).
+  AsyncInfo->Queue = nullptr;
+  Status R = QueuePool_.release(Queue);
+  if (!S) return makeError("synchronize: device %d: %s", DeviceId_, S.error().message().c_str());
+  return R;
+}
+
+Expected<__tgt_async_info *> GenericDevice::initAsyncInfo() {
+  auto AI = std::make_unique<__tgt_async_info>();
+  if (Expected<void *> Q = queueOf(*AI); !Q) return Q.takeError();
+  std::lock_guard Lock(AsyncInfosMutex_);
+  AsyncInfos_.push_back(std::move(AI));
+  return AsyncInfos_.back().get();
+}
+
+Status GenericDevice::initDeviceInfoImpl(__tgt_device_info &) {
+  return makeError("init_device_info is not supported by the %s plugin", Plugin_.name().c_str());
+}
+
+Status GenericDevice::initDeviceInfo(__tgt_device_info *Info, const char **ErrStr) {
+  if (!Info) return makeError("init_device_info: device %d: null __tgt_device_info", DeviceId_);
+  Status S = initDeviceInfoImpl(*Info);
+  if (!S && ErrStr) *ErrStr = "init_device_info failed (see the plugin's message)";
+  return S;
+}
+
+Status GenericDevice::exchangeImpl(const void *, GenericDevice &Dst, void *, size_t, void *) {
+  return makeError("the %s plugin cannot exchange data between device %d and device %d",
+                   Plugin_.name().c_str(), DeviceId_, Dst.id());
+}
+
+bool GenericDevice::isDataExchangeable(const GenericDevice &Dst) const {
+  return &Dst.Plugin_ == &Plugin_ && isDataExchangeableImpl(Dst);
+}
+
+void GenericDevice::printInfo() {
+  std::printf("    Plugin:                        %s\n", Plugin_.name().c_str());
+  std::printf("    Device number:                 %d of %d\n", DeviceId_, Plugin_.numberOfDevices());
+  std::printf("    Loaded images:                 %zu\n", numImages());
+  std::printf("    Queues created:                %zu\n", QueuePool_.numCreated());
+  std::printf("    Events created:                %zu\n", EventPool_.numCreated());
+  printInfoImpl();
+  std::fflush(stdout);
+}
+
+}  // namespace omptarget::plugin

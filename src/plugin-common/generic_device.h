@@ -1,0 +1,162 @@
+// GenericDevice: the device-independent half of a plugin device.
+//
+// The public (non-virtual) methods are what the ABI exporter calls: they
+// validate arguments (null pointers, negative sizes, unknown kernels and
+// events), manage the queue/event pools and the loaded images, and then call
+// the protected *Impl hooks a concrete plugin implements. The hooks receive
+// validated arguments only: sizes are non-negative and non-zero, pointers are
+// non-null, and every queue comes from this device's queue pool.
+//
+// Queue protocol (as in LLVM 14's CUDA plugin): __tgt_async_info::Queue starts
+// null; the first asynchronous operation takes a queue from the pool and
+// stores it there; synchronize() waits for it, returns it to the pool and
+// resets Queue to null.
+//
+// Thread safety: all public methods may be called concurrently. ImagesMutex_
+// guards Images_ and Kernels_; AsyncInfosMutex_ guards AsyncInfos_; the pools
+// lock themselves. The operations on one queue are ordered by the caller.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "device_image.h"
+#include "error.h"
+#include "omptarget/abi.h"
+#include "resource_pool.h"
+
+namespace omptarget::plugin {
+
+class GenericPlugin;
+
+class GenericDevice {
+ public:
+  GenericDevice(GenericPlugin &Plugin, int32_t DeviceId);
+  virtual ~GenericDevice();
+  GenericDevice(const GenericDevice &) = delete;
+  GenericDevice &operator=(const GenericDevice &) = delete;
+
+  int32_t id() const { return DeviceId_; }
+  GenericPlugin &plugin() const { return Plugin_; }
+
+  // Life cycle, driven by GenericPlugin.
+  Status init();
+  Status deinit();
+
+  Expected<__tgt_target_table *> loadBinary(const __tgt_device_image &Image);
+
+  // Allocation; AsyncInfo may be null (synchronous entry points).
+  Expected<void *> dataAlloc(int64_t Size, void *HostPtr, int32_t Kind, __tgt_async_info *AsyncInfo);
+  Status dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo);
+
+  Status dataSubmit(void *TgtPtr, const void *HstPtr, int64_t Size, __tgt_async_info *AsyncInfo);
+  Status dataRetrieve(void *HstPtr, const void *TgtPtr, int64_t Size, __tgt_async_info *AsyncInfo);
+  Status dataExchange(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, int64_t Size,
+                      __tgt_async_info *AsyncInfo);
+  bool isDataExchangeable(const GenericDevice &Dst) const;
+
+  Status launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                      int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
+                      bool IsTeamRegion, __tgt_async_info *AsyncInfo);
+  Status synchronize(__tgt_async_info *AsyncInfo);
+
+  Expected<void *> createEvent();
+  Status destroyEvent(void *Event);
+  Status recordEvent(void *Event, __tgt_async_info *AsyncInfo);
+  Status waitEvent(void *Event, __tgt_async_info *AsyncInfo);
+  Status syncEvent(void *Event);
+
+  // A new __tgt_async_info with a queue, owned by this device until deinit.
+  Expected<__tgt_async_info *> initAsyncInfo();
+  Status initDeviceInfo(__tgt_device_info *Info, const char **ErrStr);
+
+  Expected<void *> dataLock(void *HstPtr, int64_t Size);
+  Status dataUnlock(void *HstPtr);
+
+  void printInfo();
+
+  // Name of a kernel loaded on this device, or nullopt.
+  std::optional<std::string> kernelName(void *Entry) const;
+
+  size_t numQueuesCreated() const { return QueuePool_.numCreated(); }
+  size_t numEventsCreated() const { return EventPool_.numCreated(); }
+  size_t numImages() const;
+
+ protected:
+  // ---- Hooks a concrete device implements ----
+  virtual Status initImpl() = 0;
+  virtual Status deinitImpl() { return {}; }
+
+  // Loads an image; then the base resolves each entry by name.
+  virtual Expected<std::unique_ptr<DeviceImage>> loadImageImpl(const __tgt_device_image &Image) = 0;
+  virtual Expected<void *> getKernelImpl(DeviceImage &Image, const char *Name) = 0;
+  virtual Expected<void *> getGlobalImpl(DeviceImage &Image, const char *Name, size_t Size) = 0;
+
+  virtual Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) = 0;
+  virtual Status freeImpl(void *TgtPtr) = 0;
+  // Stream-ordered variants; by default synchronous.
+  virtual Expected<void *> allocAsyncImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind,
+                                          void * /*Queue*/) {
+    return allocImpl(Size, HostPtr, Kind);
+  }
+  virtual Status freeAsyncImpl(void *TgtPtr, void * /*Queue*/) { return freeImpl(TgtPtr); }
+  // Whether data_alloc_async/data_delete_async need a queue at all.
+  virtual bool hasAsyncAllocation() const { return false; }
+
+  virtual Expected<void *> createQueueImpl() = 0;
+  virtual Status destroyQueueImpl(void *Queue) = 0;
+  virtual Status synchronizeImpl(void *Queue) = 0;
+
+  virtual Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) = 0;
+  virtual Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) = 0;
+  virtual bool isDataExchangeableImpl(const GenericDevice & /*Dst*/) const { return false; }
+  virtual Status exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
+                              void *Queue);
+
+  virtual Status launchImpl(const KernelLaunch &Launch, void *Queue) = 0;
+
+  virtual Expected<void *> createEventImpl() = 0;
+  virtual Status destroyEventImpl(void *Event) = 0;
+  virtual Status recordEventImpl(void *Event, void *Queue) = 0;
+  virtual Status waitEventImpl(void *Event, void *Queue) = 0;
+  virtual Status syncEventImpl(void *Event) = 0;
+
+  virtual Expected<void *> dataLockImpl(void *HstPtr, size_t /*Size*/) { return HstPtr; }
+  virtual Status dataUnlockImpl(void * /*HstPtr*/) { return {}; }
+
+  virtual Status initDeviceInfoImpl(__tgt_device_info &Info);
+  virtual void printInfoImpl() {}
+
+  // Default initial pool sizes when the environment does not set them.
+  virtual size_t defaultInitialQueues() const { return 1; }
+  virtual size_t defaultInitialEvents() const { return 1; }
+
+  // "TARGET <name> RTL" for OMPT_TRACE.
+  const char *traceComponent() const;
+
+ private:
+  // The queue of AsyncInfo, taken from the pool on first use.
+  Expected<void *> queueOf(__tgt_async_info &AsyncInfo);
+
+  GenericPlugin &Plugin_;
+  const int32_t DeviceId_;
+  bool Initialized_ = false;  // initImpl succeeded; written by init/deinit only
+
+  ResourcePool<void *> QueuePool_;
+  ResourcePool<void *> EventPool_;
+
+  mutable std::shared_mutex ImagesMutex_;
+  std::vector<std::unique_ptr<DeviceImage>> Images_;
+  std::unordered_map<void *, std::string> Kernels_;  // device entry -> name
+
+  std::mutex AsyncInfosMutex_;
+  std::vector<std::unique_ptr<__tgt_async_info>> AsyncInfos_;
+};
+
+}  // namespace omptarget::plugin

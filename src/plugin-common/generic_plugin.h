@@ -1,0 +1,83 @@
+// GenericPlugin: the device table and plugin-wide state of one plugin.
+//
+// A plugin subclasses GenericPlugin (number of devices, device factory, image
+// check) and GenericDevice (the *Impl hooks), and defines createPlugin(). The
+// ABI exporter (rtl_exports.cpp) owns the one instance and forwards each
+// __tgt_rtl_* call to it.
+//
+// Thread safety: the device table is fixed at construction (one slot per
+// device); InitMutex_ serialises init/deinit of devices; a slot is published
+// with release semantics, so device() needs no lock. Info and requires flags
+// are atomics.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "generic_device.h"
+#include "omptarget/abi.h"
+
+namespace omptarget::plugin {
+
+class GenericPlugin {
+ public:
+  // Name is the target name used in messages ("x86_64", "cuda").
+  explicit GenericPlugin(std::string Name);
+  virtual ~GenericPlugin();
+  GenericPlugin(const GenericPlugin &) = delete;
+  GenericPlugin &operator=(const GenericPlugin &) = delete;
+
+  const std::string &name() const { return Name_; }
+  // "TARGET <name> RTL": the component of traces and the prefix of errors.
+  const char *traceComponent() const { return Component_.c_str(); }
+
+  // Queries the number of devices; called once right after construction.
+  Status initialize();
+  // Deinitialises every initialised device (images, pools); idempotent.
+  Status deinitialize();
+
+  int32_t numberOfDevices() const { return NumDevices_; }
+  Status initDevice(int32_t DeviceId);
+  // The initialised device DeviceId; Call names the entry point in errors.
+  Expected<GenericDevice *> device(int32_t DeviceId, const char *Call) const;
+
+  // Safe on any input: null, ImageEnd < ImageStart, garbage.
+  bool isValidBinary(const __tgt_device_image *Image);
+
+  int64_t initRequires(int64_t Flags);
+  int64_t requiresFlags() const { return RequiresFlags_.load(std::memory_order_relaxed); }
+
+  void setInfoFlags(uint32_t Flags) { InfoFlags_.store(Flags, std::memory_order_relaxed); }
+  uint32_t infoFlags() const { return InfoFlags_.load(std::memory_order_relaxed); }
+  bool infoEnabled(abi::InfoKind Kind) const { return (infoFlags() & Kind) != 0; }
+
+  // Writes one "TARGET <name> RTL error: ..." line to stderr.
+  void reportError(const Error &E) const;
+
+ protected:
+  virtual Expected<int32_t> numberOfDevicesImpl() = 0;
+  virtual Expected<std::unique_ptr<GenericDevice>> createDeviceImpl(int32_t DeviceId) = 0;
+  virtual bool isValidBinaryImpl(std::span<const std::byte> Image) = 0;
+
+ private:
+  const std::string Name_;
+  const std::string Component_;
+  int32_t NumDevices_ = 0;
+  std::atomic<int64_t> RequiresFlags_{abi::kReqUndefined};
+  std::atomic<uint32_t> InfoFlags_{0};
+
+  std::mutex InitMutex_;                               // guards Owned_ and stores to Table_
+  std::vector<std::unique_ptr<GenericDevice>> Owned_;  // one slot per device
+  std::unique_ptr<std::atomic<GenericDevice *>[]> Table_;
+};
+
+// Defined once by each plugin: builds the plugin object (not yet initialised).
+std::unique_ptr<GenericPlugin> createPlugin();
+
+}  // namespace omptarget::plugin

@@ -1,0 +1,116 @@
+// Exported entries: kernel launch, queues, events, pinned memory, settings.
+#include <cstdio>
+
+#include "exporter.h"
+
+using namespace omptarget;
+using namespace omptarget::plugin;
+using namespace omptarget::plugin::exporter;
+
+extern "C" {
+
+int32_t __tgt_rtl_run_target_region(int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets,
+                                    int32_t NumArgs) noexcept {
+  return runSync(DeviceId, "run_target_region", [&](GenericDevice &D, __tgt_async_info *AI) {
+    return D.launchKernel(Entry, Args, Offsets, NumArgs, 1, 0, 0, false, AI);
+  });
+}
+
+int32_t __tgt_rtl_run_target_region_async(int32_t DeviceId, void *Entry, void **Args,
+                                          ptrdiff_t *Offsets, int32_t NumArgs,
+                                          __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "run_target_region_async", [&](GenericDevice &D) {
+    return D.launchKernel(Entry, Args, Offsets, NumArgs, 1, 0, 0, false, AsyncInfo);
+  });
+}
+
+int32_t __tgt_rtl_run_target_team_region(int32_t DeviceId, void *Entry, void **Args,
+                                         ptrdiff_t *Offsets, int32_t NumArgs, int32_t NumTeams,
+                                         int32_t ThreadLimit, uint64_t LoopTripCount) noexcept {
+  return runSync(DeviceId, "run_target_team_region", [&](GenericDevice &D, __tgt_async_info *AI) {
+    return D.launchKernel(Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, true, AI);
+  });
+}
+
+int32_t __tgt_rtl_run_target_team_region_async(int32_t DeviceId, void *Entry, void **Args,
+                                               ptrdiff_t *Offsets, int32_t NumArgs,
+                                               int32_t NumTeams, int32_t ThreadLimit,
+                                               uint64_t LoopTripCount,
+                                               __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "run_target_team_region_async", [&](GenericDevice &D) {
+    return D.launchKernel(Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, true,
+                          AsyncInfo);
+  });
+}
+
+int32_t __tgt_rtl_synchronize(int32_t DeviceId, __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "synchronize", [&](GenericDevice &D) { return D.synchronize(AsyncInfo); });
+}
+
+int32_t __tgt_rtl_init_async_info(int32_t DeviceId, __tgt_async_info **AsyncInfo) noexcept {
+  return onDevice(DeviceId, "init_async_info", [&](GenericDevice &D) -> Status {
+    if (!AsyncInfo) return makeError("init_async_info: device %d: null result pointer", DeviceId);
+    Expected<__tgt_async_info *> AI = D.initAsyncInfo();
+    if (!AI) return AI.takeError();
+    *AsyncInfo = *AI;
+    return {};
+  });
+}
+
+int32_t __tgt_rtl_init_device_info(int32_t DeviceId, __tgt_device_info *Info, const char **ErrStr) noexcept {
+  return onDevice(DeviceId, "init_device_info",
+                  [&](GenericDevice &D) { return D.initDeviceInfo(Info, ErrStr); });
+}
+
+int32_t __tgt_rtl_create_event(int32_t DeviceId, void **Event) noexcept {
+  return onDevice(DeviceId, "create_event", [&](GenericDevice &D) -> Status {
+    if (!Event) return makeError("create_event: device %d: null result pointer", DeviceId);
+    return toStatus(D.createEvent(), Event);
+  });
+}
+
+int32_t __tgt_rtl_record_event(int32_t DeviceId, void *Event, __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "record_event", [&](GenericDevice &D) { return D.recordEvent(Event, AsyncInfo); });
+}
+
+int32_t __tgt_rtl_wait_event(int32_t DeviceId, void *Event, __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "wait_event", [&](GenericDevice &D) { return D.waitEvent(Event, AsyncInfo); });
+}
+
+int32_t __tgt_rtl_sync_event(int32_t DeviceId, void *Event) noexcept {
+  return onDevice(DeviceId, "sync_event", [&](GenericDevice &D) { return D.syncEvent(Event); });
+}
+
+int32_t __tgt_rtl_destroy_event(int32_t DeviceId, void *Event) noexcept {
+  return onDevice(DeviceId, "destroy_event", [&](GenericDevice &D) { return D.destroyEvent(Event); });
+}
+
+int32_t __tgt_rtl_data_lock(int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr) noexcept {
+  return onDevice(DeviceId, "data_lock", [&](GenericDevice &D) -> Status {
+    if (!LockedPtr) return makeError("data_lock: device %d: null result pointer", DeviceId);
+    return toStatus(D.dataLock(HstPtr, Size), LockedPtr);
+  });
+}
+
+int32_t __tgt_rtl_data_unlock(int32_t DeviceId, void *HstPtr) noexcept {
+  return onDevice(DeviceId, "data_unlock", [&](GenericDevice &D) { return D.dataUnlock(HstPtr); });
+}
+
+void __tgt_rtl_set_info_flag(uint32_t Flags) noexcept { thePlugin().setInfoFlags(Flags); }
+
+void __tgt_rtl_print_device_info(int32_t DeviceId) noexcept {
+  GenericPlugin &P = thePlugin();
+  Expected<GenericDevice *> Dev = P.device(DeviceId, "print_device_info");
+  if (!Dev) {
+    P.reportError(Dev.error());
+    return;
+  }
+  std::printf("Device %d (%s plugin):\n", DeviceId, P.name().c_str());
+  try {
+    (*Dev)->printInfo();
+  } catch (...) {
+    P.reportError(makeError("print_device_info: device %d: internal error", DeviceId));
+  }
+}
+
+}  // extern "C"

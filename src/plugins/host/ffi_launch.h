@@ -1,0 +1,15 @@
+// Calls an outlined target region through libffi.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "error.h"
+
+namespace omptarget::host {
+
+// Calls void Entry(void *, ..., void *) with NumArgs pointer arguments,
+// argument I being (char *)Args[I] + Offsets[I].
+Status callWithPointerArgs(void *Entry, void **Args, const ptrdiff_t *Offsets, int32_t NumArgs);
+
+}  // namespace omptarget::host

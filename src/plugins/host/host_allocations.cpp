@@ -1,0 +1,49 @@
+#include "host_allocations.h"
+
+#include <cstdlib>
+
+namespace omptarget::host {
+
+Expected<void *> HostAllocations::allocate(size_t Size) {
+  if (Size > SIZE_MAX - kAlignment) return makeError("size %zu is too large", Size);
+  size_t Rounded = Size == 0 ? kAlignment : (Size + kAlignment - 1) / kAlignment * kAlignment;
+  void *Ptr = std::aligned_alloc(kAlignment, Rounded);
+  if (!Ptr) return makeError("out of host memory (%zu bytes)", Size);
+  std::lock_guard Lock(Mutex_);
+  Live_.emplace(Ptr, Size);
+  LiveBytes_ += Size;
+  return Ptr;
+}
+
+Status HostAllocations::release(void *Ptr) {
+  {
+    std::lock_guard Lock(Mutex_);
+    auto It = Live_.find(Ptr);
+    if (It == Live_.end())
+      return makeError("not a live allocation of this device (never allocated here, or "
+                       "already freed)");
+    LiveBytes_ -= It->second;
+    Live_.erase(It);
+  }
+  std::free(Ptr);
+  return {};
+}
+
+void HostAllocations::releaseAll() {
+  std::lock_guard Lock(Mutex_);
+  for (auto &[Ptr, Size] : Live_) std::free(Ptr);
+  Live_.clear();
+  LiveBytes_ = 0;
+}
+
+size_t HostAllocations::liveBlocks() const {
+  std::lock_guard Lock(Mutex_);
+  return Live_.size();
+}
+
+size_t HostAllocations::liveBytes() const {
+  std::lock_guard Lock(Mutex_);
+  return LiveBytes_;
+}
+
+}  // namespace omptarget::host

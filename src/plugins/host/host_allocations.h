@@ -1,0 +1,43 @@
+// The live allocations of one host device.
+//
+// Every block handed out by data_alloc is registered, so that freeing an
+// unknown pointer (never allocated here, allocated by another device, or
+// already freed) is a clear error instead of heap corruption.
+// Mutex_ guards Live_ and LiveBytes_.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <unordered_map>
+
+#include "error.h"
+
+namespace omptarget::host {
+
+class HostAllocations {
+ public:
+  // Blocks are aligned to this many bytes.
+  static constexpr size_t kAlignment = 64;
+
+  HostAllocations() = default;
+  ~HostAllocations() { releaseAll(); }
+  HostAllocations(const HostAllocations &) = delete;
+  HostAllocations &operator=(const HostAllocations &) = delete;
+
+  // Size 0 yields a distinct non-null block, like LLVM 14's host plugin
+  // (malloc(0)), so that callers never mistake it for a failure.
+  Expected<void *> allocate(size_t Size);
+  Status release(void *Ptr);
+  // Frees every live block (device teardown).
+  void releaseAll();
+
+  size_t liveBlocks() const;
+  size_t liveBytes() const;
+
+ private:
+  mutable std::mutex Mutex_;
+  std::unordered_map<void *, size_t> Live_;
+  size_t LiveBytes_ = 0;
+};
+
+}  // namespace omptarget::host

@@ -1,0 +1,136 @@
+#include "host_device.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "debug.h"
+#include "ffi_launch.h"
+
+namespace omptarget::host {
+
+namespace {
+HostQueue &queue(void *Q) { return *static_cast<HostQueue *>(Q); }
+HostEvent &event(void *E) { return *static_cast<HostEvent *>(E); }
+
+// A loaded image: its private copy of the shared object.
+class HostImage final : public plugin::DeviceImage {
+ public:
+  HostImage(const __tgt_device_image &Source, std::unique_ptr<MemoryLibrary> Library)
+      : DeviceImage(Source), Library_(std::move(Library)) {}
+  MemoryLibrary &library() { return *Library_; }
+
+ private:
+  std::unique_ptr<MemoryLibrary> Library_;
+};
+}  // namespace
+
+Status HostDevice::initImpl() { return {}; }
+
+Status HostDevice::deinitImpl() {
+  Allocations_.releaseAll();
+  return {};
+}
+
+Expected<std::unique_ptr<plugin::DeviceImage>> HostDevice::loadImageImpl(const __tgt_device_image &Image) {
+  auto *Begin = static_cast<const std::byte *>(Image.ImageStart);
+  auto *End = static_cast<const std::byte *>(Image.ImageEnd);
+  if (!Begin || !End || End < Begin) return makeError("invalid image bounds [%p, %p)", Image.ImageStart, Image.ImageEnd);
+  std::string Tag = "omptarget-x86_64-dev" + std::to_string(id());
+  Expected<std::unique_ptr<MemoryLibrary>> Lib = MemoryLibrary::load({Begin, End}, Tag);
+  if (!Lib) return Lib.takeError();
+  OMPT_TRACE(traceComponent(), "device %d: loaded image %p (%td bytes) from memory", id(),
+             Image.ImageStart, End - Begin);
+  return std::unique_ptr<plugin::DeviceImage>(std::make_unique<HostImage>(Image, std::move(*Lib)));
+}
+
+Expected<void *> HostDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name) {
+  return static_cast<HostImage &>(Image).library().symbol(Name);
+}
+
+Expected<void *> HostDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t) {
+  return static_cast<HostImage &>(Image).library().symbol(Name);
+}
+
+// Every kind is ordinary host memory.
+Expected<void *> HostDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind) {
+  return Allocations_.allocate(Size);
+}
+
+Status HostDevice::freeImpl(void *TgtPtr) { return Allocations_.release(TgtPtr); }
+
+Expected<void *> HostDevice::createQueueImpl() { return std::make_unique<HostQueue>().release(); }
+
+Status HostDevice::destroyQueueImpl(void *Queue) {
+  std::unique_ptr<HostQueue> Owned(static_cast<HostQueue *>(Queue));
+  return Owned->synchronize();
+}
+
+Status HostDevice::synchronizeImpl(void *Queue) { return queue(Queue).synchronize(); }
+
+Status HostDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
+  return queue(Queue).enqueue([=]() -> Status {
+    std::memcpy(TgtPtr, HstPtr, Size);
+    return {};
+  });
+}
+
+Status HostDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
+  return queue(Queue).enqueue([=]() -> Status {
+    std::memcpy(HstPtr, TgtPtr, Size);
+    return {};
+  });
+}
+
+// Every host device can read every other one's memory (it is all host memory).
+bool HostDevice::isDataExchangeableImpl(const GenericDevice &Dst) const {
+  return dynamic_cast<const HostDevice *>(&Dst) != nullptr;
+}
+
+Status HostDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
+                                void *Queue) {
+  if (!isDataExchangeableImpl(Dst)) return GenericDevice::exchangeImpl(SrcPtr, Dst, DstPtr, Size, Queue);
+  return queue(Queue).enqueue([=]() -> Status {
+    std::memmove(DstPtr, SrcPtr, Size);  // may overlap on one device
+    return {};
+  });
+}
+
+// Teams and thread limit are not used: the outlined region forks its own
+// teams and threads through libomp.
+Status HostDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
+  return queue(Queue).enqueue([L]() -> Status {
+    return callWithPointerArgs(L.Entry, L.Args, L.Offsets, L.NumArgs);
+  });
+}
+
+Expected<void *> HostDevice::createEventImpl() { return std::make_unique<HostEvent>().release(); }
+
+Status HostDevice::destroyEventImpl(void *Event) {
+  std::unique_ptr<HostEvent> Owned(static_cast<HostEvent *>(Event));
+  return {};
+}
+
+Status HostDevice::recordEventImpl(void *Event, void *Queue) { return event(Event).record(queue(Queue)); }
+
+Status HostDevice::waitEventImpl(void *Event, void *Queue) { return event(Event).waitOn(queue(Queue)); }
+
+Status HostDevice::syncEventImpl(void *Event) {
+  event(Event).sync();
+  return {};
+}
+
+// The host has no native context or device handle for interop.
+Status HostDevice::initDeviceInfoImpl(__tgt_device_info &Info) {
+  Info.Context = nullptr;
+  Info.Device = nullptr;
+  return {};
+}
+
+void HostDevice::printInfoImpl() {
+  std::printf("    Device type:                   host (x86_64), runs offloaded code on the CPU\n");
+  std::printf("    Queue mode:                    synchronous\n");
+  std::printf("    Live allocations:              %zu block(s), %zu bytes\n", Allocations_.liveBlocks(),
+              Allocations_.liveBytes());
+}
+
+}  // namespace omptarget::host

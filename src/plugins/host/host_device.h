@@ -1,0 +1,56 @@
+// One host "device": the host itself, with its own copy of each image.
+//
+// Queues are HostQueue objects and events HostEvent objects, handed to the
+// generic pools as opaque handles (created by unique_ptr::release, destroyed
+// by re-adopting). Allocations_ locks itself; the base class synchronises
+// everything else.
+#pragma once
+
+#include "generic_device.h"
+#include "host_allocations.h"
+#include "host_queue.h"
+#include "memory_library.h"
+
+namespace omptarget::host {
+
+class HostDevice final : public plugin::GenericDevice {
+ public:
+  using GenericDevice::GenericDevice;
+
+ protected:
+  Status initImpl() override;
+  Status deinitImpl() override;
+
+  Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(const __tgt_device_image &Image) override;
+  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name) override;
+  Expected<void *> getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size) override;
+
+  Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) override;
+  Status freeImpl(void *TgtPtr) override;
+
+  Expected<void *> createQueueImpl() override;
+  Status destroyQueueImpl(void *Queue) override;
+  Status synchronizeImpl(void *Queue) override;
+
+  Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) override;
+  Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) override;
+  bool isDataExchangeableImpl(const GenericDevice &Dst) const override;
+  Status exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
+                      void *Queue) override;
+
+  Status launchImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
+
+  Expected<void *> createEventImpl() override;
+  Status destroyEventImpl(void *Event) override;
+  Status recordEventImpl(void *Event, void *Queue) override;
+  Status waitEventImpl(void *Event, void *Queue) override;
+  Status syncEventImpl(void *Event) override;
+
+  Status initDeviceInfoImpl(__tgt_device_info &Info) override;
+  void printInfoImpl() override;
+
+ private:
+  HostAllocations Allocations_;
+};
+
+}  // namespace omptarget::host

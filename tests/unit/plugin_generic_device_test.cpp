@@ -1,0 +1,259 @@
+// Unit tests of plugin-common's argument validation, queue protocol and image
+// loading, on an in-process fake plugin.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "generic_plugin.h"
+
+using namespace omptarget;
+using namespace omptarget::plugin;
+
+namespace {
+
+int Queues[16], Events[16];  // fake handles: addresses of these slots
+
+class FakeDevice final : public GenericDevice {
+ public:
+  using GenericDevice::GenericDevice;
+  int Submits = 0, Launches = 0, Syncs = 0, Frees = 0;
+  std::map<std::string, void *> Symbols;
+  int NextQueue = 0, NextEvent = 0;
+
+ protected:
+  Status initImpl() override { return {}; }
+  Expected<std::unique_ptr<DeviceImage>> loadImageImpl(const __tgt_device_image &I) override {
+    return std::make_unique<DeviceImage>(I);
+  }
+  Expected<void *> lookup(const char *Name) {
+    auto It = Symbols.find(Name);
+    if (It == Symbols.end()) return Error("no such symbol");
+    return It->second;
+  }
+  Expected<void *> getKernelImpl(DeviceImage &, const char *Name) override { return lookup(Name); }
+  Expected<void *> getGlobalImpl(DeviceImage &, const char *Name, size_t) override { return lookup(Name); }
+  Expected<void *> allocImpl(size_t Size, void *, omptarget::abi::TargetAllocKind) override {
+    return std::malloc(Size ? Size : 1);
+  }
+  Status freeImpl(void *P) override {
+    ++Frees;
+    std::free(P);
+    return {};
+  }
+  Expected<void *> createQueueImpl() override { return &Queues[NextQueue++]; }
+  Status destroyQueueImpl(void *) override { return {}; }
+  Status synchronizeImpl(void *) override {
+    ++Syncs;
+    return {};
+  }
+  Status submitImpl(void *T, const void *H, size_t S, void *) override {
+    ++Submits;
+    std::memcpy(T, H, S);
+    return {};
+  }
+  Status retrieveImpl(void *H, const void *T, size_t S, void *) override {
+    std::memcpy(H, T, S);
+    return {};
+  }
+  Status launchImpl(const KernelLaunch &, void *) override {
+    ++Launches;
+    return {};
+  }
+  Expected<void *> createEventImpl() override { return &Events[NextEvent++]; }
+  Status destroyEventImpl(void *) override { return {}; }
+  Status recordEventImpl(void *, void *) override { return {}; }
+  Status waitEventImpl(void *, void *) override { return {}; }
+  Status syncEventImpl(void *) override { return {}; }
+};
+
+class FakePlugin final : public GenericPlugin {
+ public:
+  FakePlugin() : GenericPlugin("fake") {}
+  int ValidChecks = 0;
+
+ protected:
+  Expected<int32_t> numberOfDevicesImpl() override { return 2; }
+  Expected<std::unique_ptr<GenericDevice>> createDeviceImpl(int32_t Id) override {
+    return std::unique_ptr<GenericDevice>(std::make_unique<FakeDevice>(*this, Id));
+  }
+  bool isValidBinaryImpl(std::span<const std::byte>) override {
+    ++ValidChecks;
+    return true;
+  }
+};
+
+bool mentions(const Error &E, const char *Text) { return E.message().find(Text) != std::string::npos; }
+
+class PluginGenericDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(Plugin.initialize());
+    ASSERT_TRUE(Plugin.initDevice(0));
+    Expected<GenericDevice *> D = Plugin.device(0, "test");
+    ASSERT_TRUE(D);
+    Dev = static_cast<FakeDevice *>(*D);
+  }
+  void TearDown() override { EXPECT_TRUE(Plugin.deinitialize()); }
+  FakePlugin Plugin;
+  FakeDevice *Dev = nullptr;
+};
+
+TEST_F(PluginGenericDevice, DeviceIdsAreChecked) {
+  EXPECT_EQ(Plugin.numberOfDevices(), 2);
+  Expected<GenericDevice *> Bad = Plugin.device(7, "data_submit");
+  ASSERT_FALSE(Bad);
+  EXPECT_TRUE(mentions(Bad.error(), "data_submit"));
+  EXPECT_TRUE(mentions(Bad.error(), "invalid device id 7"));
+  EXPECT_FALSE(Plugin.device(-1, "x"));
+  Expected<GenericDevice *> NotInit = Plugin.device(1, "load_binary");
+  ASSERT_FALSE(NotInit);
+  EXPECT_TRUE(mentions(NotInit.error(), "not initialised"));
+  EXPECT_FALSE(Plugin.initDevice(2));
+}
+
+TEST_F(PluginGenericDevice, InvalidBinariesAreRejectedBeforeThePlugin) {
+  EXPECT_FALSE(Plugin.isValidBinary(nullptr));
+  char Buf[8];
+  __tgt_device_image Reversed{Buf + 8, Buf, nullptr, nullptr};
+  EXPECT_FALSE(Plugin.isValidBinary(&Reversed));
+  __tgt_device_image NullStart{nullptr, Buf, nullptr, nullptr};
+  EXPECT_FALSE(Plugin.isValidBinary(&NullStart));
+  EXPECT_EQ(Plugin.ValidChecks, 0);
+  __tgt_device_image Ok{Buf, Buf + 8, nullptr, nullptr};
+  EXPECT_TRUE(Plugin.isValidBinary(&Ok));
+}
+
+TEST_F(PluginGenericDevice, TransfersValidateArguments) {
+  __tgt_async_info AI;
+  int X = 1, Y = 0;
+  Status S = Dev->dataSubmit(nullptr, &X, 4, &AI);
+  ASSERT_FALSE(S);
+  EXPECT_TRUE(mentions(S.error(), "data_submit"));
+  EXPECT_TRUE(mentions(S.error(), "size 4"));
+  EXPECT_FALSE(Dev->dataSubmit(&Y, &X, -1, &AI));
+  EXPECT_FALSE(Dev->dataSubmit(&Y, &X, 4, nullptr));
+  EXPECT_FALSE(Dev->dataRetrieve(&Y, nullptr, 4, &AI));
+  EXPECT_EQ(Dev->Submits, 0);
+  EXPECT_EQ(AI.Queue, nullptr);  // nothing issued, no queue taken
+  EXPECT_TRUE(Dev->dataSubmit(nullptr, nullptr, 0, &AI));  // size 0 is a no-op
+  EXPECT_EQ(AI.Queue, nullptr);
+}
+
+TEST_F(PluginGenericDevice, QueueProtocolMatchesLLVM) {
+  __tgt_async_info AI;
+  int X = 5, Y = 0;
+  EXPECT_TRUE(Dev->synchronize(&AI));  // empty AsyncInfo: nothing to do
+  EXPECT_EQ(Dev->Syncs, 0);
+  ASSERT_TRUE(Dev->dataSubmit(&Y, &X, 4, &AI));
+  void *Q = AI.Queue;
+  ASSERT_NE(Q, nullptr);
+  ASSERT_TRUE(Dev->dataRetrieve(&X, &Y, 4, &AI));
+  EXPECT_EQ(AI.Queue, Q);  // one queue per AsyncInfo
+  ASSERT_TRUE(Dev->synchronize(&AI));
+  EXPECT_EQ(AI.Queue, nullptr);
+  EXPECT_EQ(Dev->Syncs, 1);
+  EXPECT_EQ(Y, 5);
+  // Two live AsyncInfos get two queues; the pool grows.
+  __tgt_async_info A, B;
+  ASSERT_TRUE(Dev->dataSubmit(&Y, &X, 4, &A));
+  ASSERT_TRUE(Dev->dataSubmit(&Y, &X, 4, &B));
+  EXPECT_NE(A.Queue, B.Queue);
+  EXPECT_GE(Dev->numQueuesCreated(), 2u);
+  ASSERT_TRUE(Dev->synchronize(&A));
+  ASSERT_TRUE(Dev->synchronize(&B));
+  // A queue that is not this device's is refused.
+  __tgt_async_info Foreign;
+  Foreign.Queue = &X;
+  EXPECT_FALSE(Dev->synchronize(&Foreign));
+}
+
+TEST_F(PluginGenericDevice, AllocationValidatesArguments) {
+  Expected<void *> Neg = Dev->dataAlloc(-8, nullptr, omptarget::abi::kAllocDefault, nullptr);
+  ASSERT_FALSE(Neg);
+  EXPECT_TRUE(mentions(Neg.error(), "negative size -8"));
+  EXPECT_FALSE(Dev->dataAlloc(8, nullptr, 99, nullptr));
+  Expected<void *> P = Dev->dataAlloc(8, nullptr, omptarget::abi::kAllocDevice, nullptr);
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(Dev->dataDelete(*P, nullptr));
+  EXPECT_TRUE(Dev->dataDelete(nullptr, nullptr));  // like free(NULL)
+  EXPECT_EQ(Dev->Frees, 1);
+}
+
+TEST_F(PluginGenericDevice, LoadBinaryResolvesEntriesAndNamesMissingOnes) {
+  static int Kernel, Global;
+  Dev->Symbols = {{"kern", &Kernel}, {"glob", &Global}};
+  char KName[] = "kern", GName[] = "glob", Missing[] = "nope";
+  __tgt_offload_entry Entries[] = {{nullptr, KName, 0, 0, 0}, {nullptr, GName, 4, 0, 0}};
+  char Img[4];
+  __tgt_device_image Image{Img, Img + 4, Entries, Entries + 2};
+  Expected<__tgt_target_table *> T = Dev->loadBinary(Image);
+  ASSERT_TRUE(T);
+  ASSERT_EQ((*T)->EntriesEnd - (*T)->EntriesBegin, 2);
+  EXPECT_EQ((*T)->EntriesBegin[0].addr, &Kernel);
+  EXPECT_EQ((*T)->EntriesBegin[1].addr, &Global);
+  EXPECT_EQ(Dev->kernelName(&Kernel), std::optional<std::string>("kern"));
+
+  __tgt_async_info AI;
+  EXPECT_TRUE(Dev->launchKernel(&Kernel, nullptr, nullptr, 0, 1, 0, 0, false, &AI));
+  Status Unknown = Dev->launchKernel(&Global, nullptr, nullptr, 0, 1, 0, 0, false, &AI);
+  ASSERT_FALSE(Unknown);
+  EXPECT_TRUE(mentions(Unknown.error(), "not a kernel"));
+  EXPECT_FALSE(Dev->launchKernel(&Kernel, nullptr, nullptr, 2, 1, 0, 0, true, &AI));  // args missing
+  EXPECT_EQ(Dev->Launches, 1);
+  EXPECT_TRUE(Dev->synchronize(&AI));
+
+  __tgt_offload_entry Bad[] = {{nullptr, Missing, 0, 0, 0}};
+  __tgt_device_image BadImage{Img, Img + 4, Bad, Bad + 1};
+  Expected<__tgt_target_table *> B = Dev->loadBinary(BadImage);
+  ASSERT_FALSE(B);
+  EXPECT_TRUE(mentions(B.error(), "'nope'"));
+}
+
+TEST_F(PluginGenericDevice, EventsAreTracked) {
+  Expected<void *> E = Dev->createEvent();
+  ASSERT_TRUE(E);
+  __tgt_async_info AI;
+  EXPECT_TRUE(Dev->recordEvent(*E, &AI));
+  EXPECT_TRUE(Dev->waitEvent(*E, &AI));
+  EXPECT_TRUE(Dev->syncEvent(*E));
+  EXPECT_TRUE(Dev->synchronize(&AI));
+  int NotAnEvent;
+  EXPECT_FALSE(Dev->recordEvent(&NotAnEvent, &AI));
+  EXPECT_FALSE(Dev->syncEvent(&NotAnEvent));
+  EXPECT_TRUE(Dev->destroyEvent(*E));
+  Status Twice = Dev->destroyEvent(*E);
+  ASSERT_FALSE(Twice);
+  EXPECT_TRUE(mentions(Twice.error(), "destroy_event"));
+}
+
+TEST_F(PluginGenericDevice, LockValidatesArguments) {
+  int X;
+  Expected<void *> L = Dev->dataLock(&X, sizeof X);
+  ASSERT_TRUE(L);
+  EXPECT_EQ(*L, &X);
+  EXPECT_FALSE(Dev->dataLock(nullptr, 4));
+  EXPECT_FALSE(Dev->dataLock(&X, 0));
+  EXPECT_TRUE(Dev->dataUnlock(&X));
+  EXPECT_FALSE(Dev->dataUnlock(nullptr));
+}
+
+TEST(PluginGenericDeviceEnv, InitialQueuesFromEnvironment) {
+  ::setenv("LIBOMPTARGET_NUM_INITIAL_STREAMS", "5", 1);
+  ::setenv("LIBOMPTARGET_NUM_INITIAL_EVENTS", "3", 1);
+  FakePlugin Plugin;
+  ASSERT_TRUE(Plugin.initialize());
+  ASSERT_TRUE(Plugin.initDevice(1));
+  ::unsetenv("LIBOMPTARGET_NUM_INITIAL_STREAMS");
+  ::unsetenv("LIBOMPTARGET_NUM_INITIAL_EVENTS");
+  Expected<GenericDevice *> D = Plugin.device(1, "test");
+  ASSERT_TRUE(D);
+  EXPECT_EQ((*D)->numQueuesCreated(), 5u);
+  EXPECT_EQ((*D)->numEventsCreated(), 3u);
+  EXPECT_TRUE(Plugin.deinitialize());
+}
+
+}  // namespace
