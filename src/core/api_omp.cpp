@@ -1,0 +1,198 @@
+// OpenMP device-memory API: device counts, allocation, presence, association.
+// Every misuse is reported with the call, the values and what to do; none
+// crashes or touches the mapping table.
+#include <cinttypes>
+#include <cstdlib>
+
+#include "debug.h"
+#include "export.h"
+#include "info.h"
+#include "map_ops.h"
+#include "runtime.h"
+
+using namespace omptarget;
+using namespace omptarget::core;
+
+namespace omptarget::core {
+
+int32_t initialDevice() { return Runtime::get().devices().size(); }
+bool isInitialDevice(int64_t DeviceId) {
+  return DeviceId == initialDevice() || DeviceId == abi::kHostDeviceLegacy;
+}
+
+}  // namespace omptarget::core
+
+namespace {
+
+void *allocate(size_t Size, int DeviceNum, int32_t Kind, const char *Call) {
+  if (Size == 0) return nullptr;
+  Runtime &R = Runtime::get();
+  if (isInitialDevice(DeviceNum)) {
+    void *Ptr = std::malloc(Size);
+    if (Ptr) R.allocations().add(Ptr, DeviceNum, static_cast<int64_t>(Size));
+    return Ptr;
+  }
+  auto D = R.readyDevice(DeviceNum, Call);
+  if (!D) {
+    debug::error("%s", D.error().message().c_str());
+    return nullptr;
+  }
+  auto Ptr = (*D)->allocate(static_cast<int64_t>(Size), nullptr, Kind);
+  if (!Ptr) {
+    debug::error("%s: %s", Call, Ptr.error().message().c_str());
+    return nullptr;
+  }
+  R.allocations().add(*Ptr, DeviceNum, static_cast<int64_t>(Size));
+  return *Ptr;
+}
+
+}  // namespace
+
+extern "C" {
+
+OMPT_EXPORT int omp_get_num_devices(void) { return Runtime::get().devices().size(); }
+OMPT_EXPORT int omp_get_initial_device(void) { return initialDevice(); }
+
+OMPT_EXPORT void *omp_target_alloc(size_t Size, int DeviceNum) {
+  return allocate(Size, DeviceNum, abi::kAllocDefault, "omp_target_alloc");
+}
+OMPT_EXPORT void *llvm_omp_target_alloc_device(size_t Size, int DeviceNum) {
+  return allocate(Size, DeviceNum, abi::kAllocDevice, "llvm_omp_target_alloc_device");
+}
+OMPT_EXPORT void *llvm_omp_target_alloc_host(size_t Size, int DeviceNum) {
+  return allocate(Size, DeviceNum, abi::kAllocHost, "llvm_omp_target_alloc_host");
+}
+OMPT_EXPORT void *llvm_omp_target_alloc_shared(size_t Size, int DeviceNum) {
+  return allocate(Size, DeviceNum, abi::kAllocShared, "llvm_omp_target_alloc_shared");
+}
+
+OMPT_EXPORT void omp_target_free(void *Ptr, int DeviceNum) {
+  if (!Ptr) return;
+  Runtime &R = Runtime::get();
+  if (!isInitialDevice(DeviceNum) && !R.devices().get(DeviceNum)) {
+    debug::error("omp_target_free: invalid device number %d (there are %d devices); pointer " OMPT_PTR_FMT
+                 " not freed",
+                 DeviceNum, R.devices().size(), OMPT_PTR(Ptr));
+    return;
+  }
+  if (!R.allocations().remove(Ptr, DeviceNum)) {
+    auto Owner = R.allocations().deviceOf(Ptr);
+    if (Owner)
+      debug::error("omp_target_free: pointer " OMPT_PTR_FMT " was allocated on device %" PRId64
+                   ", not on device %d; pass the device it was allocated on",
+                   OMPT_PTR(Ptr), *Owner, DeviceNum);
+    else
+      debug::error("omp_target_free: pointer " OMPT_PTR_FMT " was not allocated by omp_target_alloc "
+                   "on device %d (or was already freed); ignored",
+                   OMPT_PTR(Ptr), DeviceNum);
+    return;
+  }
+  if (isInitialDevice(DeviceNum)) {
+    std::free(Ptr);
+    return;
+  }
+  if (Status S = R.devices().get(DeviceNum)->release(Ptr); !S)
+    debug::error("omp_target_free: %s", S.error().message().c_str());
+}
+
+OMPT_EXPORT int omp_target_is_present(const void *Ptr, int DeviceNum) {
+  if (!Ptr) return 0;
+  Runtime &R = Runtime::get();
+  if (isInitialDevice(DeviceNum)) return 1;
+  Device *D = R.devices().get(DeviceNum);
+  if (!D) {
+    debug::error("omp_target_is_present: invalid device number %d (there are %d devices; valid "
+                 "numbers are 0..%d, or omp_get_initial_device() for the host)",
+                 DeviceNum, R.devices().size(), R.devices().size() - 1);
+    return 0;
+  }
+  bool IsHostPtr = false;
+  void *Tgt = translate(*D, const_cast<void *>(Ptr), 0, &IsHostPtr);
+  // Under unified shared memory a host address that is not mapped is not "present".
+  if (R.unifiedSharedMemory()) return Tgt && !IsHostPtr;
+  return Tgt != nullptr;
+}
+
+OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *DevicePtr, size_t Size,
+                                         size_t DeviceOffset, int DeviceNum) {
+  const char *Call = "omp_target_associate_ptr";
+  if (!HostPtr || !DevicePtr || Size == 0) {
+    debug::error("%s: invalid arguments (host " OMPT_PTR_FMT ", device " OMPT_PTR_FMT
+                 ", size %zu); both pointers must be non-null and the size positive",
+                 Call, OMPT_PTR(HostPtr), OMPT_PTR(DevicePtr), Size);
+    return abi::kOffloadFail;
+  }
+  if (isInitialDevice(DeviceNum)) {
+    debug::error("%s: device %d is the host; pointers cannot be associated on the host device", Call,
+                 DeviceNum);
+    return abi::kOffloadFail;
+  }
+  auto D = Runtime::get().readyDevice(DeviceNum, Call);
+  if (!D) {
+    debug::error("%s", D.error().message().c_str());
+    return abi::kOffloadFail;
+  }
+  auto Begin = reinterpret_cast<uintptr_t>(HostPtr);
+  auto Tgt = reinterpret_cast<uintptr_t>(DevicePtr) + DeviceOffset;
+  MappingTable &T = (*D)->mappings();
+  std::lock_guard<std::mutex> Lock(T.Mutex);
+  LookupResult LR = T.lookup(Begin, static_cast<int64_t>(Size));
+  if (LR.found()) {
+    const MapEntry &E = *LR.Entry;
+    if (E.HstBegin == Begin && E.HstEnd == Begin + Size && E.TgtBegin == Tgt)
+      return abi::kOffloadSuccess;  // the same association again
+    debug::error("%s: host range " OMPT_PTR_FMT "..+%zu on device %d overlaps an existing mapping "
+                 "(host " OMPT_PTR_FMT ", %" PRId64 " bytes); disassociate or unmap it first",
+                 Call, Begin, Size, DeviceNum, E.HstBegin, E.size());
+    return abi::kOffloadFail;
+  }
+  MapEntry &E = T.insert(Begin, Begin, Begin + Size, Tgt, false, nullptr, /*Infinite=*/true);
+  E.Associated = true;
+  return abi::kOffloadSuccess;
+}
+
+OMPT_EXPORT int omp_target_disassociate_ptr(const void *HostPtr, int DeviceNum) {
+  const char *Call = "omp_target_disassociate_ptr";
+  if (!HostPtr) {
+    debug::error("%s: null host pointer", Call);
+    return abi::kOffloadFail;
+  }
+  if (isInitialDevice(DeviceNum)) {
+    debug::error("%s: device %d is the host; nothing can be associated there", Call, DeviceNum);
+    return abi::kOffloadFail;
+  }
+  Device *D = Runtime::get().devices().get(DeviceNum);
+  if (!D) {
+    debug::error("%s: invalid device number %d (there are %d devices)", Call, DeviceNum,
+                 Runtime::get().devices().size());
+    return abi::kOffloadFail;
+  }
+  auto Begin = reinterpret_cast<uintptr_t>(HostPtr);
+  MappingTable &T = D->mappings();
+  std::lock_guard<std::mutex> Lock(T.Mutex);
+  LookupResult LR = T.lookup(Begin, 0);
+  if (!LR.IsContained || LR.Entry->HstBegin != Begin) {
+    debug::error("%s: host pointer " OMPT_PTR_FMT " has no association on device %d", Call, Begin,
+                 DeviceNum);
+    return abi::kOffloadFail;
+  }
+  MapEntry &E = *LR.Entry;
+  if (E.HoldRef > 0) {
+    debug::error("%s: host pointer " OMPT_PTR_FMT " on device %d has a non-zero hold reference "
+                 "count (ompx_hold); end the region holding it first",
+                 Call, Begin, DeviceNum);
+    return abi::kOffloadFail;
+  }
+  if (!E.Associated) {
+    debug::error("%s: host pointer " OMPT_PTR_FMT " on device %d was mapped by a map clause, not by "
+                 "omp_target_associate_ptr",
+                 Call, Begin, DeviceNum);
+    return abi::kOffloadFail;
+  }
+  T.erase(E);
+  return abi::kOffloadSuccess;
+}
+
+OMPT_EXPORT void *llvm_omp_get_dynamic_shared() { return nullptr; }
+
+}  // extern "C"

@@ -1,0 +1,248 @@
+// Compiler-facing entry points (__tgt_*, __kmpc_push_target_tripcount*).
+// Thin: resolve the device, run the construct on one AsyncInfo, report.
+#include <cinttypes>
+
+#include "async_info.h"
+#include "data_constructs.h"
+#include "debug.h"
+#include "export.h"
+#include "info.h"
+#include "mappers.h"
+#include "outcome.h"
+#include "runtime.h"
+#include "target_launch.h"
+
+using namespace omptarget;
+using namespace omptarget::core;
+
+namespace omptarget::core {
+bool isInitialDevice(int64_t DeviceId);
+}
+
+namespace {
+
+MapArgs makeArgs(int32_t Num, void **Bases, void **Begins, int64_t *Sizes, int64_t *Types,
+                 map_var_info_t *Names, void **Mappers) {
+  MapArgs A;
+  A.Num = Num;
+  A.Bases = Bases;
+  A.Begins = Begins;
+  A.Sizes = Sizes;
+  A.Types = Types;
+  A.Names = Names;
+  A.Mappers = Mappers;
+  return A;
+}
+
+int64_t resolveDevice(int64_t DeviceId) {
+  return DeviceId == abi::kDeviceDefault ? defaultDevice() : DeviceId;
+}
+
+enum class DataPhaseKind { Begin, End, Update };
+
+void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_t DeviceId,
+                      const MapArgs &A) {
+  Runtime &R = Runtime::get();
+  if (R.offloadDisabled()) return;
+  DeviceId = resolveDevice(DeviceId);
+  // The initial device is the host itself: its data environment is the host's.
+  if (isInitialDevice(DeviceId)) return;
+  auto D = R.readyDevice(DeviceId, Call);
+  if (!D) {
+    handleOutcome(Loc, D.error(), Call);
+    return;
+  }
+  if (info::enabled(abi::kInfoKernelArgs)) {
+    const char *Region = Kind == DataPhaseKind::Begin  ? "Entering OpenMP data region"
+                         : Kind == DataPhaseKind::End ? "Exiting OpenMP data region"
+                                                       : "Updating OpenMP data";
+    info::printArguments(Loc, (*D)->id(), Region, A.Num, A.Sizes, A.Types, A.Names);
+  }
+  Status S;
+  {
+    AsyncInfo Async(**D);
+    switch (Kind) {
+    case DataPhaseKind::Begin: S = dataBegin(**D, A, Async); break;
+    case DataPhaseKind::End: S = dataEnd(**D, A, Async); break;
+    case DataPhaseKind::Update: S = dataUpdate(**D, A, Async); break;
+    }
+    Status Sync = Async.synchronize();
+    if (S && !Sync) S = std::move(Sync);
+  }
+  if (!S) {
+    static const char *Failed[] = {"Call to targetDataBegin failed, abort target.",
+                                   "Call to targetDataEnd failed, abort target.",
+                                   "Call to targetDataUpdate failed, abort target."};
+    debug::error("%s", Failed[static_cast<int>(Kind)]);
+  }
+  if (info::enabled(abi::kInfoDumpTable)) info::dumpTable(Loc, **D);
+  handleOutcome(Loc, S, Call);
+}
+
+int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, const MapArgs &A,
+              bool Teams, int32_t NumTeams, int32_t ThreadLimit) {
+  Runtime &R = Runtime::get();
+  // Disabled offloading: the compiler's host fallback runs the region.
+  if (R.offloadDisabled()) return abi::kOffloadFail;
+  DeviceId = resolveDevice(DeviceId);
+  // device(omp_get_initial_device()): the compiler's host version runs it.
+  if (isInitialDevice(DeviceId)) return abi::kOffloadFail;
+  uint64_t TripCount = Runtime::popTripCount(DeviceId);
+  auto D = R.readyDevice(DeviceId, Call);
+  if (!D) {
+    handleOutcome(Loc, D.error(), Call);
+    return abi::kOffloadFail;
+  }
+  if (info::enabled(abi::kInfoKernelArgs))
+    info::printArguments(Loc, (*D)->id(), "Entering OpenMP kernel", A.Num, A.Sizes, A.Types,
+                         A.Names);
+  LaunchParams Launch;
+  Launch.HostRegion = HostPtr;
+  Launch.Teams = Teams;
+  Launch.NumTeams = NumTeams;
+  Launch.ThreadLimit = ThreadLimit;
+  Launch.TripCount = TripCount;
+  Status S = runTargetRegion(Loc, **D, A, Launch);
+  if (info::enabled(abi::kInfoDumpTable)) info::dumpTable(Loc, **D);
+  handleOutcome(Loc, S, Call);
+  return S ? abi::kOffloadSuccess : abi::kOffloadFail;
+}
+
+}  // namespace
+
+extern "C" {
+
+OMPT_EXPORT void __tgt_register_requires(int64_t Flags) { Runtime::get().registerRequires(Flags); }
+OMPT_EXPORT void __tgt_register_lib(__tgt_bin_desc *Desc) { Runtime::get().registerLib(Desc); }
+OMPT_EXPORT void __tgt_unregister_lib(__tgt_bin_desc *Desc) {
+  // Binaries torn down after the runtime itself have nothing left to undo.
+  if (Runtime::stopped()) return;
+  Runtime::get().unregisterLib(Desc);
+}
+OMPT_EXPORT void __tgt_init_all_rtls() { Runtime::get().loadPlugins(); }
+
+// Data constructs: mapper variants carry source locations, names and mappers.
+#define OMPT_DATA_ENTRY(Suffix, Kind)                                                          \
+  OMPT_EXPORT void __tgt_target_data_##Suffix##_mapper(                                       \
+      ident_t *Loc, int64_t DeviceId, int32_t Num, void **Bases, void **Begins, int64_t *Sizes, \
+      int64_t *Types, map_var_info_t *Names, void **Mappers) {                                \
+    runDataConstruct(Kind, "__tgt_target_data_" #Suffix, Loc, DeviceId,                       \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers));             \
+  }                                                                                            \
+  OMPT_EXPORT void __tgt_target_data_##Suffix##_nowait_mapper(                                \
+      ident_t *Loc, int64_t DeviceId, int32_t Num, void **Bases, void **Begins, int64_t *Sizes, \
+      int64_t *Types, map_var_info_t *Names, void **Mappers, int32_t, void *, int32_t, void *) { \
+    runDataConstruct(Kind, "__tgt_target_data_" #Suffix "_nowait", Loc, DeviceId,             \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers));             \
+  }                                                                                            \
+  OMPT_EXPORT void __tgt_target_data_##Suffix(int64_t DeviceId, int32_t Num, void **Bases,    \
+                                              void **Begins, int64_t *Sizes, int64_t *Types) { \
+    runDataConstruct(Kind, "__tgt_target_data_" #Suffix, nullptr, DeviceId,                   \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr));           \
+  }                                                                                            \
+  OMPT_EXPORT void __tgt_target_data_##Suffix##_nowait(int64_t DeviceId, int32_t Num,         \
+                                                       void **Bases, void **Begins,           \
+                                                       int64_t *Sizes, int64_t *Types,        \
+                                                       int32_t, void *, int32_t, void *) {    \
+    runDataConstruct(Kind, "__tgt_target_data_" #Suffix "_nowait", nullptr, DeviceId,         \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr));           \
+  }
+
+OMPT_DATA_ENTRY(begin, DataPhaseKind::Begin)
+OMPT_DATA_ENTRY(end, DataPhaseKind::End)
+OMPT_DATA_ENTRY(update, DataPhaseKind::Update)
+#undef OMPT_DATA_ENTRY
+
+OMPT_EXPORT int __tgt_target_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr, int32_t Num,
+                                    void **Bases, void **Begins, int64_t *Sizes, int64_t *Types,
+                                    map_var_info_t *Names, void **Mappers) {
+  return runTarget("__tgt_target", Loc, DeviceId, HostPtr,
+                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), false, 0, 0);
+}
+OMPT_EXPORT int __tgt_target_nowait_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
+                                           int32_t Num, void **Bases, void **Begins,
+                                           int64_t *Sizes, int64_t *Types, map_var_info_t *Names,
+                                           void **Mappers, int32_t, void *, int32_t, void *) {
+  return runTarget("__tgt_target_nowait", Loc, DeviceId, HostPtr,
+                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), false, 0, 0);
+}
+OMPT_EXPORT int __tgt_target(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
+                             void **Begins, int64_t *Sizes, int64_t *Types) {
+  return runTarget("__tgt_target", nullptr, DeviceId, HostPtr,
+                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), false, 0, 0);
+}
+OMPT_EXPORT int __tgt_target_nowait(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
+                                    void **Begins, int64_t *Sizes, int64_t *Types, int32_t,
+                                    void *, int32_t, void *) {
+  return runTarget("__tgt_target_nowait", nullptr, DeviceId, HostPtr,
+                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), false, 0, 0);
+}
+OMPT_EXPORT int __tgt_target_teams_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
+                                          int32_t Num, void **Bases, void **Begins,
+                                          int64_t *Sizes, int64_t *Types, map_var_info_t *Names,
+                                          void **Mappers, int32_t NumTeams, int32_t ThreadLimit) {
+  return runTarget("__tgt_target_teams", Loc, DeviceId, HostPtr,
+                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), true, NumTeams,
+                   ThreadLimit);
+}
+OMPT_EXPORT int __tgt_target_teams_nowait_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
+                                                 int32_t Num, void **Bases, void **Begins,
+                                                 int64_t *Sizes, int64_t *Types,
+                                                 map_var_info_t *Names, void **Mappers,
+                                                 int32_t NumTeams, int32_t ThreadLimit, int32_t,
+                                                 void *, int32_t, void *) {
+  return runTarget("__tgt_target_teams_nowait", Loc, DeviceId, HostPtr,
+                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), true, NumTeams,
+                   ThreadLimit);
+}
+OMPT_EXPORT int __tgt_target_teams(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
+                                   void **Begins, int64_t *Sizes, int64_t *Types, int32_t NumTeams,
+                                   int32_t ThreadLimit) {
+  return runTarget("__tgt_target_teams", nullptr, DeviceId, HostPtr,
+                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), true, NumTeams,
+                   ThreadLimit);
+}
+OMPT_EXPORT int __tgt_target_teams_nowait(int64_t DeviceId, void *HostPtr, int32_t Num,
+                                          void **Bases, void **Begins, int64_t *Sizes,
+                                          int64_t *Types, int32_t NumTeams, int32_t ThreadLimit,
+                                          int32_t, void *, int32_t, void *) {
+  return runTarget("__tgt_target_teams_nowait", nullptr, DeviceId, HostPtr,
+                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), true, NumTeams,
+                   ThreadLimit);
+}
+
+OMPT_EXPORT void __kmpc_push_target_tripcount_mapper(ident_t *, int64_t DeviceId,
+                                                     uint64_t TripCount) {
+  Runtime::pushTripCount(resolveDevice(DeviceId), TripCount);
+}
+OMPT_EXPORT void __kmpc_push_target_tripcount(int64_t DeviceId, uint64_t TripCount) {
+  Runtime::pushTripCount(resolveDevice(DeviceId), TripCount);
+}
+
+OMPT_EXPORT int64_t __tgt_mapper_num_components(void *Handle) {
+  return static_cast<int64_t>(static_cast<MapperComponents *>(Handle)->Items.size());
+}
+OMPT_EXPORT void __tgt_push_mapper_component(void *Handle, void *Base, void *Begin, int64_t Size,
+                                             int64_t Type, void *Name) {
+  static_cast<MapperComponents *>(Handle)->Items.push_back({Base, Begin, Size, Type, Name});
+}
+
+OMPT_EXPORT void __tgt_set_info_flag(uint32_t Flags) {
+  info::setLevel(Flags);
+  for (Plugin *P : Runtime::get().devices().plugins())
+    if (P->fn().set_info_flag) P->fn().set_info_flag(Flags);
+}
+
+OMPT_EXPORT int __tgt_print_device_info(int64_t DeviceId) {
+  Device *D = Runtime::get().devices().get(DeviceId);
+  if (!D) {
+    debug::error("__tgt_print_device_info: invalid device number %" PRId64 " (there are %d devices)",
+                 DeviceId, Runtime::get().devices().size());
+    return 0;
+  }
+  if (!D->plugin().fn().print_device_info) return 0;
+  D->plugin().fn().print_device_info(D->pluginDeviceId());
+  return 1;
+}
+
+}  // extern "C"

@@ -1,0 +1,43 @@
+// One AsyncInfo per construct (seed 001): every allocation, copy and launch of
+// a construct goes to the plugin with the same `__tgt_async_info`, whose queue
+// the plugin takes from its pool on first use; the construct synchronizes once
+// at its end, and work that must wait for completion (restoring host
+// pointers, freeing device memory) runs as post-synchronization actions.
+//
+// Not thread safe: an AsyncInfo belongs to the one thread running its construct.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "error.h"
+#include "omptarget/abi.h"
+
+namespace omptarget::core {
+
+class Device;
+
+class AsyncInfo {
+ public:
+  explicit AsyncInfo(Device &D) : Device_(D) {}
+  // A construct that returns early still synchronizes (and reports failure).
+  ~AsyncInfo();
+  AsyncInfo(const AsyncInfo &) = delete;
+  AsyncInfo &operator=(const AsyncInfo &) = delete;
+
+  Device &device() { return Device_; }
+  __tgt_async_info *raw() { return &Raw_; }
+
+  // Runs after the queue's work is complete, in registration order.
+  void afterSync(std::function<Status()> Action) { PostSync_.push_back(std::move(Action)); }
+
+  // Waits for the queue (if one was taken) then runs the post-sync actions.
+  Status synchronize();
+
+ private:
+  Device &Device_;
+  __tgt_async_info Raw_;
+  std::vector<std::function<Status()>> PostSync_;
+};
+
+}  // namespace omptarget::core

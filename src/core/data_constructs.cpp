@@ -1,0 +1,287 @@
+#include "data_constructs.h"
+
+#include <cinttypes>
+#include <vector>
+
+#include "debug.h"
+#include "info.h"
+#include "map_ops.h"
+#include "mappers.h"
+
+namespace omptarget::core {
+
+using namespace abi;
+
+namespace {
+
+// Combined struct entries are padded down to this alignment, as clang
+// expects when members are laid out inside the struct's device copy.
+constexpr int64_t kStructAlignment = 8;
+constexpr int64_t kMemberOfBits = static_cast<int64_t>(kMapMemberOfMask);
+
+bool isCombinedEntry(const MapArgs &A, int32_t I) {
+  return parentIndex(A.Types[I]) < 0 && I + 1 < A.Num && parentIndex(A.Types[I + 1]) == I;
+}
+
+Status attachPointer(Device &D, void **PtrAddr, void *PtrTgtAddr, void *HstPtrValue,
+                     void *PointeeHst, void *PointeeTgt, AsyncInfo &Async) {
+  auto Delta = reinterpret_cast<uintptr_t>(PointeeHst) - reinterpret_cast<uintptr_t>(HstPtrValue);
+  void *TgtValue = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(PointeeTgt) - Delta);
+  if (!D.mappings().setShadow(PtrAddr, ShadowPointer{HstPtrValue, PtrTgtAddr, TgtValue}))
+    return Status::success();
+  OMPT_TRACE("omptarget", "Device %d: attach pointer at device %p = %p (host %p)", D.id(),
+             PtrTgtAddr, TgtValue, HstPtrValue);
+  // The value is copied from a buffer that lives until the construct ends.
+  auto Value = std::make_shared<void *>(TgtValue);
+  Async.afterSync([Value] { return Status::success(); });
+  return D.submit(PtrTgtAddr, Value.get(), sizeof(void *), Async);
+}
+
+}  // namespace
+
+Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*/) {
+  for (int32_t I = 0; I < A.Num; ++I) {
+    int64_t Type = A.Types[I];
+    if (Type & (kMapLiteral | kMapPrivate)) continue;
+    if (A.Mappers && A.Mappers[I]) {
+      Status S = runMapper(D, A, I, Async, dataBegin);
+      if (!S) return S;
+      continue;
+    }
+    void *HstBegin = A.Begins[I];
+    void *HstBase = A.Bases[I];
+    int64_t Size = A.Sizes[I];
+    if (isCombinedEntry(A, I)) {
+      int64_t Padding = static_cast<int64_t>(reinterpret_cast<uintptr_t>(HstBegin) % kStructAlignment);
+      HstBegin = static_cast<char *>(HstBegin) - Padding;
+      Size += Padding;
+    }
+    map_var_info_t Name = A.Names ? A.Names[I] : nullptr;
+    MapRequest Req;
+    Req.Implicit = Type & kMapImplicit;
+    Req.Close = Type & kMapClose;
+    Req.Present = Type & kMapPresent;
+    Req.Hold = Type & kMapOmpxHold;
+    // Members ride on their parent's reference count.
+    Req.UpdateRef = !(Type & kMemberOfBits);
+
+    MappedPointer Pointer;
+    if (Type & kMapPtrAndObj) {
+      // First the pointer itself (usually already mapped with its struct).
+      MapRequest PtrReq = Req;
+      PtrReq.HstBegin = HstBase;
+      PtrReq.HstBase = HstBase;
+      PtrReq.Size = sizeof(void *);
+      auto P = mapHostRange(D, PtrReq, Async);
+      if (!P) {
+        debug::error("Call to getTargetPointer returned null pointer (%s).",
+                     Req.Present ? "'present' map type modifier" : "device failure or illegal mapping");
+        return makeError("mapping the pointer %s at host %p failed: %s",
+                         info::varName(Name).c_str(), HstBase, P.error().message().c_str());
+      }
+      Pointer = *P;
+      Req.UpdateRef = false;
+    }
+
+    Req.HstBegin = HstBegin;
+    Req.HstBase = HstBase;
+    Req.Size = Size;
+    Req.Name = Name;
+    Req.To = Type & kMapTo;
+    Req.Always = Type & kMapAlways;
+    auto Mapped = mapHostRange(D, Req, Async);
+    if (!Mapped || (!Mapped->TgtPtr && Req.Present)) {
+      debug::error("Call to getTargetPointer returned null pointer (%s).",
+                   Req.Present ? "'present' map type modifier" : "device failure or illegal mapping");
+      return makeError("mapping %s (host %p, %" PRId64 " bytes) failed%s%s",
+                       info::varName(Name).c_str(), HstBegin, Size, Mapped ? "" : ": ",
+                       Mapped ? "" : Mapped.error().message().c_str());
+    }
+    if (Type & kMapReturnParam) {
+      // use_device_ptr/addr: hand the device address back through the base.
+      auto Delta = reinterpret_cast<uintptr_t>(HstBegin) - reinterpret_cast<uintptr_t>(HstBase);
+      A.Bases[I] = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(Mapped->TgtPtr) - Delta);
+    }
+    if ((Type & kMapPtrAndObj) && !Pointer.IsHostPtr && Pointer.TgtPtr && Mapped->TgtPtr) {
+      Status S = attachPointer(D, static_cast<void **>(HstBase), Pointer.TgtPtr,
+                               *static_cast<void **>(HstBase), HstBegin, Mapped->TgtPtr, Async);
+      if (!S) return S;
+    }
+  }
+  return Status::success();
+}
+
+namespace {
+struct PendingRelease {
+  void *HstBegin;
+  int64_t Size;
+  bool Hold;
+};
+}  // namespace
+
+Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*/) {
+  std::vector<PendingRelease> Releases;
+  for (int32_t I = A.Num - 1; I >= 0; --I) {
+    int64_t Type = A.Types[I];
+    if (Type & (kMapLiteral | kMapPrivate)) continue;
+    if (A.Mappers && A.Mappers[I]) {
+      Status S = runMapper(D, A, I, Async, dataEnd);
+      if (!S) return S;
+      continue;
+    }
+    void *HstBegin = A.Begins[I];
+    int64_t Size = A.Sizes[I];
+    if (isCombinedEntry(A, I)) {
+      int64_t Padding = static_cast<int64_t>(reinterpret_cast<uintptr_t>(HstBegin) % kStructAlignment);
+      HstBegin = static_cast<char *>(HstBegin) - Padding;
+      Size += Padding;
+    }
+    bool IsMember = Type & kMemberOfBits;
+    FindRequest Req;
+    Req.HstBegin = HstBegin;
+    Req.Size = Size;
+    Req.UpdateRef = !IsMember || (Type & kMapPtrAndObj);
+    Req.Hold = Type & kMapOmpxHold;
+    Req.MustContain = !(Type & kMapImplicit);
+    Req.ForceDelete = Type & kMapDelete;
+    FoundPointer Found = findMapping(D, Req);
+    if (!Found.TgtPtr) {
+      if ((Size || (Type & kMapPresent)) && (Type & kMapPresent)) {
+        debug::message("device mapping required by 'present' map type modifier does not exist "
+                       "for host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+                       OMPT_PTR(HstBegin), Size);
+        return makeError("'present' map type modifier: %s is not mapped",
+                         info::varName(A.Names ? A.Names[I] : nullptr).c_str());
+      }
+      continue;  // OpenMP 5.1: a list item that is not present is ignored on exit.
+    }
+    // A member never frees its parent struct's storage.
+    bool Delete = Found.IsLast && !(IsMember && !(Type & kMapPtrAndObj));
+    bool From = Type & kMapFrom;
+    if (From && (Found.IsLast || (Type & kMapAlways)) && !Found.IsHostPtr) {
+      if (info::enabled(kInfoDataTransfer))
+        info::print(D.id(),
+                    "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT
+                    ", Size=%" PRId64 ", Name=%s",
+                    OMPT_PTR(Found.TgtPtr), OMPT_PTR(HstBegin), Size,
+                    info::varName(A.Names ? A.Names[I] : nullptr).c_str());
+      if (Status S = D.retrieve(HstBegin, Found.TgtPtr, Size, Async); !S) return S;
+    }
+    if (From || Delete) {
+      // After the copy lands: put back host pointer values that the copy
+      // overwrote with device addresses, and forget shadows of freed storage.
+      auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
+      Async.afterSync([&D, Begin, Size, From, Delete] {
+        D.mappings().forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), Delete,
+                                   [From](void **HstAddr, const ShadowPointer &Shadow) {
+                                     if (From) *HstAddr = Shadow.HstPtrValue;
+                                   });
+        return Status::success();
+      });
+    }
+    if (Delete && !Found.IsHostPtr) Releases.push_back({HstBegin, Size, Req.Hold});
+  }
+  for (const PendingRelease &R : Releases)
+    Async.afterSync([&D, R] { return releaseMapping(D, R.HstBegin, R.Size, R.Hold); });
+  return Status::success();
+}
+
+namespace {
+
+Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type,
+                        map_var_info_t Name, AsyncInfo &Async) {
+  bool IsHostPtr = false;
+  void *Tgt = translate(D, HstBegin, Size, &IsHostPtr);
+  if (!Tgt) {
+    OMPT_TRACE("omptarget", "hst data %p not found, becomes a noop", HstBegin);
+    if (Type & kMapPresent) {
+      debug::message("device mapping required by 'present' motion modifier does not exist for "
+                     "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+                     OMPT_PTR(HstBegin), Size);
+      return makeError("'present' motion modifier: %s is not mapped", info::varName(Name).c_str());
+    }
+    return Status::success();
+  }
+  if (IsHostPtr) return Status::success();
+  auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
+  auto End = Begin + static_cast<uintptr_t>(Size);
+  if (Type & kMapFrom) {
+    if (Status S = D.retrieve(HstBegin, Tgt, Size, Async); !S) return S;
+    Async.afterSync([&D, Begin, End] {
+      D.mappings().forEachShadow(Begin, End, false, [](void **HstAddr, const ShadowPointer &S) {
+        *HstAddr = S.HstPtrValue;
+      });
+      return Status::success();
+    });
+  }
+  if (Type & kMapTo) {
+    if (Status S = D.submit(Tgt, HstBegin, Size, Async); !S) return S;
+    // The copy overwrote attached pointers on the device with host values.
+    Status Result;
+    D.mappings().forEachShadow(Begin, End, false, [&](void **, const ShadowPointer &Shadow) {
+      auto Value = std::make_shared<void *>(Shadow.TgtPtrValue);
+      Async.afterSync([Value] { return Status::success(); });
+      if (Status S = D.submit(Shadow.TgtPtrAddr, Value.get(), sizeof(void *), Async); !S && Result)
+        Result = std::move(S);
+    });
+    return Result;
+  }
+  return Status::success();
+}
+
+// Dimensions whose rows are contiguous with the next outer one fold together.
+int32_t mergedDimensions(const __tgt_target_non_contig *Dims, int32_t Count) {
+  int32_t Removed = 0;
+  for (int32_t I = Count - 1; I > 0; --I)
+    if (Dims[I].Count * Dims[I].Stride == Dims[I - 1].Stride) ++Removed;
+  return Removed;
+}
+
+Status updateNonContiguous(Device &D, char *Base, const __tgt_target_non_contig *Dims,
+                           int32_t Depth, int32_t Last, uint64_t Offset, int64_t Size,
+                           int64_t Type, map_var_info_t Name, AsyncInfo &Async) {
+  if (Depth == Last)
+    return updateContiguous(D, Base + Offset, Size, Type, Name, Async);
+  for (uint64_t I = 0; I < Dims[Depth].Count; ++I) {
+    // In the innermost dimension the first element starts a contiguous run.
+    if (Depth == Last - 1 && I > 0) break;
+    uint64_t Here = (Dims[Depth].Offset + I) * Dims[Depth].Stride;
+    Status S = updateNonContiguous(D, Base, Dims, Depth + 1, Last, Offset + Here, Size, Type,
+                                   Name, Async);
+    if (!S) return S;
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
+  for (int32_t I = 0; I < A.Num; ++I) {
+    int64_t Type = A.Types[I];
+    if (Type & (kMapLiteral | kMapPrivate)) continue;
+    if (A.Mappers && A.Mappers[I]) {
+      Status S = runMapper(D, A, I, Async, [](Device &Dev, const MapArgs &Sub, AsyncInfo &Q, bool) {
+        return dataUpdate(Dev, Sub, Q);
+      });
+      if (!S) return S;
+      continue;
+    }
+    map_var_info_t Name = A.Names ? A.Names[I] : nullptr;
+    Status S;
+    if (Type & kMapNonContig) {
+      const auto *Dims = static_cast<const __tgt_target_non_contig *>(A.Begins[I]);
+      auto Count = static_cast<int32_t>(A.Sizes[I]);
+      if (Count <= 0) continue;
+      int64_t Size = static_cast<int64_t>(Dims[Count - 1].Count * Dims[Count - 1].Stride);
+      int32_t Merged = mergedDimensions(Dims, Count);
+      S = updateNonContiguous(D, static_cast<char *>(A.Bases[I]), Dims, 0, Count - Merged, 0, Size,
+                              Type, Name, Async);
+    } else {
+      S = updateContiguous(D, A.Begins[I], A.Sizes[I], Type, Name, Async);
+    }
+    if (!S) return S;
+  }
+  return Status::success();
+}
+
+}  // namespace omptarget::core

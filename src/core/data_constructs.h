@@ -1,0 +1,33 @@
+// The mapping phases of the data constructs: `target data`/`enter data`
+// (begin), `exit data` and the end of regions (end), and `target update`.
+// They follow OpenMP 5.1 and LLVM 14's observable behaviour: reference
+// counting, PTR_AND_OBJ attachment with shadow pointers, MEMBER_OF entries,
+// user-defined mappers, non-contiguous updates.
+#pragma once
+
+#include <cstdint>
+
+#include "async_info.h"
+#include "device.h"
+#include "error.h"
+
+namespace omptarget::core {
+
+// The argument arrays clang passes to every mapping entry point.
+struct MapArgs {
+  int32_t Num = 0;
+  void **Bases = nullptr;
+  void **Begins = nullptr;
+  int64_t *Sizes = nullptr;
+  int64_t *Types = nullptr;
+  map_var_info_t *Names = nullptr;
+  void **Mappers = nullptr;
+};
+
+Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async, bool FromMapper = false);
+// Issues D2H copies now; restoring host pointers and freeing device memory
+// run after the construct's synchronization.
+Status dataEnd(Device &D, const MapArgs &Args, AsyncInfo &Async, bool FromMapper = false);
+Status dataUpdate(Device &D, const MapArgs &Args, AsyncInfo &Async);
+
+}  // namespace omptarget::core

@@ -1,0 +1,114 @@
+#include "device.h"
+
+#include <cinttypes>
+
+#include "async_info.h"
+#include "debug.h"
+
+namespace omptarget::core {
+
+using abi::kOffloadSuccess;
+
+Status Device::initializeLocked() {
+  if (Initialized_) return Status::success();
+  if (Plugin_.fn().init_device(PluginDeviceId_) != kOffloadSuccess)
+    return makeError("device %d: plugin %s failed to initialize its device %d", Id_,
+                     Plugin_.name().c_str(), PluginDeviceId_);
+  Initialized_ = true;
+  OMPT_TRACE("omptarget", "Device %d initialized (plugin %s, local id %d)", Id_,
+             Plugin_.name().c_str(), PluginDeviceId_);
+  return Status::success();
+}
+
+Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {
+  void *Ptr = Plugin_.fn().data_alloc(PluginDeviceId_, Size, HstPtr, Kind);
+  if (!Ptr && Size > 0)
+    return makeError("device %d: allocation of %" PRId64 " bytes failed (out of device memory?)",
+                     Id_, Size);
+  OMPT_TRACE("omptarget", "Device %d: allocated %" PRId64 " bytes at %p", Id_, Size, Ptr);
+  return Ptr;
+}
+
+Status Device::release(void *TgtPtr) {
+  if (Plugin_.fn().data_delete(PluginDeviceId_, TgtPtr) != kOffloadSuccess)
+    return makeError("device %d: freeing device memory at %p failed", Id_, TgtPtr);
+  OMPT_TRACE("omptarget", "Device %d: freed %p", Id_, TgtPtr);
+  return Status::success();
+}
+
+Status Device::submit(void *TgtPtr, void *HstPtr, int64_t Size, AsyncInfo &Async) {
+  OMPT_TRACE("omptarget", "Device %d: copy %" PRId64 " bytes host %p -> device %p", Id_, Size,
+             HstPtr, TgtPtr);
+  const auto &F = Plugin_.fn();
+  int32_t Rc = F.data_submit_async
+                   ? F.data_submit_async(PluginDeviceId_, TgtPtr, HstPtr, Size, Async.raw())
+                   : F.data_submit(PluginDeviceId_, TgtPtr, HstPtr, Size);
+  if (Rc != kOffloadSuccess)
+    return makeError("device %d: copying %" PRId64 " bytes from host %p to device %p failed", Id_,
+                     Size, HstPtr, TgtPtr);
+  return Status::success();
+}
+
+Status Device::retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Async) {
+  OMPT_TRACE("omptarget", "Device %d: copy %" PRId64 " bytes device %p -> host %p", Id_, Size,
+             TgtPtr, HstPtr);
+  const auto &F = Plugin_.fn();
+  int32_t Rc = F.data_retrieve_async
+                   ? F.data_retrieve_async(PluginDeviceId_, HstPtr, TgtPtr, Size, Async.raw())
+                   : F.data_retrieve(PluginDeviceId_, HstPtr, TgtPtr, Size);
+  if (Rc != kOffloadSuccess)
+    return makeError("device %d: copying %" PRId64 " bytes from device %p to host %p failed", Id_,
+                     Size, TgtPtr, HstPtr);
+  return Status::success();
+}
+
+bool Device::canExchangeWith(const Device &Dst) const {
+  if (&Dst.Plugin_ != &Plugin_) return false;
+  const auto &F = Plugin_.fn();
+  if (!F.data_exchange && !F.data_exchange_async) return false;
+  if (Dst.Id_ == Id_) return true;
+  return F.is_data_exchangable && F.is_data_exchangable(PluginDeviceId_, Dst.PluginDeviceId_);
+}
+
+Status Device::exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, AsyncInfo &Async) {
+  const auto &F = Plugin_.fn();
+  int32_t Rc = F.data_exchange_async
+                   ? F.data_exchange_async(PluginDeviceId_, SrcPtr, Dst.PluginDeviceId_, DstPtr,
+                                           Size, Async.raw())
+                   : F.data_exchange(PluginDeviceId_, SrcPtr, Dst.PluginDeviceId_, DstPtr, Size);
+  if (Rc != kOffloadSuccess)
+    return makeError("copying %" PRId64 " bytes from device %d (%p) to device %d (%p) failed",
+                     Size, Id_, SrcPtr, Dst.Id_, DstPtr);
+  return Status::success();
+}
+
+Status Device::launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs, bool Teams,
+                      int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount,
+                      AsyncInfo &Async) {
+  const auto &F = Plugin_.fn();
+  int32_t Rc;
+  if (Teams) {
+    Rc = F.run_target_team_region_async
+             ? F.run_target_team_region_async(PluginDeviceId_, Entry, Args, Offsets, NumArgs,
+                                              NumTeams, ThreadLimit, TripCount, Async.raw())
+             : F.run_target_team_region(PluginDeviceId_, Entry, Args, Offsets, NumArgs, NumTeams,
+                                        ThreadLimit, TripCount);
+  } else {
+    Rc = F.run_target_region_async
+             ? F.run_target_region_async(PluginDeviceId_, Entry, Args, Offsets, NumArgs,
+                                         Async.raw())
+             : F.run_target_region(PluginDeviceId_, Entry, Args, Offsets, NumArgs);
+  }
+  if (Rc != kOffloadSuccess) return makeError("device %d: launching the kernel failed", Id_);
+  return Status::success();
+}
+
+Status Device::synchronize(__tgt_async_info &Raw) {
+  const auto &F = Plugin_.fn();
+  if (!F.synchronize || !Raw.Queue) return Status::success();
+  if (F.synchronize(PluginDeviceId_, &Raw) != kOffloadSuccess)
+    return makeError("device %d: waiting for queued work failed", Id_);
+  return Status::success();
+}
+
+}  // namespace omptarget::core

@@ -1,0 +1,67 @@
+// One offload device: a plugin and the plugin's local device number, its
+// mapping table, and thin wrappers over the plugin's data and launch entries
+// that turn OFFLOAD_FAIL into Errors naming the call and values.
+//
+// Thread safety: `InitMutex_` guards initialization and image loading; after
+// `isReady()` the device is used concurrently. Plugin calls are made without
+// core locks held, except allocation of a new map entry (table lock held so
+// that no other thread can map the same range twice).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+#include "error.h"
+#include "mapping_table.h"
+#include "plugin.h"
+
+namespace omptarget::core {
+
+class AsyncInfo;
+
+class Device {
+ public:
+  Device(int32_t Id, Plugin &P, int32_t PluginDeviceId)
+      : Id_(Id), Plugin_(P), PluginDeviceId_(PluginDeviceId) {}
+
+  int32_t id() const { return Id_; }
+  int32_t pluginDeviceId() const { return PluginDeviceId_; }
+  Plugin &plugin() { return Plugin_; }
+  MappingTable &mappings() { return Table_; }
+
+  // Serializes initialization and image loading.
+  std::mutex &initMutex() { return InitMutex_; }
+  bool isReady() const { return Ready_.load(std::memory_order_acquire); }
+  // Calls the plugin's init_device once; requires initMutex().
+  Status initializeLocked();
+  // Marks the device ready at image generation `Generation`.
+  void markReady(uint64_t Generation) {
+    LoadedGeneration_.store(Generation, std::memory_order_release);
+    Ready_.store(true, std::memory_order_release);
+  }
+  uint64_t loadedGeneration() const { return LoadedGeneration_.load(std::memory_order_acquire); }
+
+  Expected<void *> allocate(int64_t Size, void *HstPtr, int32_t Kind);
+  Status release(void *TgtPtr);
+  Status submit(void *TgtPtr, void *HstPtr, int64_t Size, AsyncInfo &Async);
+  Status retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Async);
+  // Copy to `Dst` (this device or another device of the same plugin).
+  Status exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, AsyncInfo &Async);
+  bool canExchangeWith(const Device &Dst) const;
+  Status launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs, bool Teams,
+                int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount, AsyncInfo &Async);
+  Status synchronize(__tgt_async_info &Raw);
+
+ private:
+  const int32_t Id_;
+  Plugin &Plugin_;
+  const int32_t PluginDeviceId_;
+  MappingTable Table_;
+  std::mutex InitMutex_;
+  bool Initialized_ = false;  // guarded by InitMutex_
+  std::atomic<bool> Ready_{false};
+  std::atomic<uint64_t> LoadedGeneration_{0};
+};
+
+}  // namespace omptarget::core

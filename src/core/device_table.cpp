@@ -1,0 +1,105 @@
+#include "device_table.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include "debug.h"
+
+namespace omptarget::core {
+
+const std::vector<std::string> &DeviceTable::pluginNames() {
+  static const std::vector<std::string> Names = {
+      "libomptarget.rtl.x86_64.so",
+      "libomptarget.rtl.cuda.so",
+  };
+  return Names;
+}
+
+namespace {
+// Directory holding this library, so that plugins beside it win over any
+// other copy on the search path.
+std::string ownDirectory() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&ownDirectory), &Info) || !Info.dli_fname) return {};
+  std::string Path = Info.dli_fname;
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? std::string() : Path.substr(0, Slash + 1);
+}
+
+bool fileExists(const std::string &Path) {
+  struct stat St;
+  return stat(Path.c_str(), &St) == 0;
+}
+}  // namespace
+
+void DeviceTable::loadPlugins() {
+  std::lock_guard<std::mutex> Lock(Mutex_);
+  if (Loaded_) return;
+  Loaded_ = true;
+  const std::string Dir = ownDirectory();
+  for (const std::string &Name : pluginNames()) {
+    // Beside the core first, then wherever the dynamic loader finds it.
+    std::string Beside = Dir + Name;
+    bool ExistsBeside = !Dir.empty() && fileExists(Beside);
+    auto Loaded = Plugin::load(ExistsBeside ? Beside : Name);
+    if (Loaded) {
+      Plugins_.push_back(std::move(*Loaded));
+      continue;
+    }
+    // A plugin that exists but cannot be loaded deserves a message; one that
+    // is simply not installed does not.
+    if (ExistsBeside)
+      debug::warning("%s; its devices are unavailable", Loaded.error().message().c_str());
+    else
+      OMPT_TRACE("omptarget", "%s", Loaded.error().message().c_str());
+  }
+  OMPT_TRACE("omptarget", "%zu plugin(s) loaded", Plugins_.size());
+}
+
+void DeviceTable::addPlugin(std::unique_ptr<Plugin> P) {
+  std::lock_guard<std::mutex> Lock(Mutex_);
+  Loaded_ = true;
+  Plugins_.push_back(std::move(P));
+}
+
+std::vector<Plugin *> DeviceTable::plugins() {
+  std::lock_guard<std::mutex> Lock(Mutex_);
+  std::vector<Plugin *> Result;
+  for (auto &P : Plugins_) Result.push_back(P.get());
+  return Result;
+}
+
+std::pair<int32_t, int32_t> DeviceTable::activate(Plugin &P, int64_t RequiresFlags) {
+  std::lock_guard<std::mutex> Lock(Mutex_);
+  for (const ActivePlugin &A : Active_)
+    if (A.P == &P) return {A.First, A.Count};
+  if (P.fn().init_requires) P.fn().init_requires(RequiresFlags);
+  int32_t Count = P.fn().number_of_devices();
+  int32_t First = Count_.load();
+  if (Count < 0) Count = 0;
+  if (static_cast<size_t>(First) + static_cast<size_t>(Count) > kMaxDevices) {
+    debug::warning("plugin %s reports %d devices; only %zu devices are supported in all",
+                   P.name().c_str(), Count, kMaxDevices);
+    Count = static_cast<int32_t>(kMaxDevices) - First;
+  }
+  for (int32_t I = 0; I < Count; ++I) {
+    Owned_.push_back(std::make_unique<Device>(First + I, P, I));
+    Slots_[static_cast<size_t>(First + I)].store(Owned_.back().get(), std::memory_order_release);
+  }
+  Active_.push_back({&P, First, Count});
+  Count_.store(First + Count, std::memory_order_release);
+  OMPT_TRACE("omptarget", "Plugin %s provides devices %d..%d", P.name().c_str(), First,
+             First + Count - 1);
+  return {First, Count};
+}
+
+std::vector<int32_t> DeviceTable::devicesOf(const Plugin &P) {
+  std::lock_guard<std::mutex> Lock(Mutex_);
+  std::vector<int32_t> Ids;
+  for (const ActivePlugin &A : Active_)
+    if (A.P == &P)
+      for (int32_t I = 0; I < A.Count; ++I) Ids.push_back(A.First + I);
+  return Ids;
+}
+
+}  // namespace omptarget::core

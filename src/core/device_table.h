@@ -1,0 +1,63 @@
+// The plugins and the devices they contribute, numbered in the order their
+// plugins first accept an image (as LLVM 14 numbers them).
+//
+// Thread safety: `Mutex_` guards plugin loading and device creation. Device
+// pointers are published through a fixed array of atomics so that the hot
+// path (device by id) takes no lock.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "device.h"
+#include "plugin.h"
+
+namespace omptarget::core {
+
+class DeviceTable {
+ public:
+  static constexpr size_t kMaxDevices = 1024;
+
+  // Candidate plugin file names, in probing order.
+  static const std::vector<std::string> &pluginNames();
+
+  // Loads every plugin that can be found (once). Failures to load a plugin
+  // that exists are reported; absent plugins are only traced.
+  void loadPlugins();
+  // Adds an already constructed plugin (tests).
+  void addPlugin(std::unique_ptr<Plugin> P);
+
+  // Plugins in probing order.
+  std::vector<Plugin *> plugins();
+  // Creates the devices of `P` if it has none yet; requires flags go to
+  // init_requires first. Returns the id of its first device and the count.
+  std::pair<int32_t, int32_t> activate(Plugin &P, int64_t RequiresFlags);
+  // Device ids of an active plugin (empty if not active).
+  std::vector<int32_t> devicesOf(const Plugin &P);
+
+  int32_t size() const { return Count_.load(std::memory_order_acquire); }
+  Device *get(int64_t Id) const {
+    if (Id < 0 || Id >= size()) return nullptr;
+    return Slots_[static_cast<size_t>(Id)].load(std::memory_order_acquire);
+  }
+
+ private:
+  struct ActivePlugin {
+    Plugin *P;
+    int32_t First;
+    int32_t Count;
+  };
+  std::mutex Mutex_;
+  bool Loaded_ = false;                          // guarded by Mutex_
+  std::vector<std::unique_ptr<Plugin>> Plugins_;  // guarded by Mutex_
+  std::vector<ActivePlugin> Active_;              // guarded by Mutex_
+  std::vector<std::unique_ptr<Device>> Owned_;    // guarded by Mutex_
+  std::array<std::atomic<Device *>, kMaxDevices> Slots_{};
+  std::atomic<int32_t> Count_{0};
+};
+
+}  // namespace omptarget::core

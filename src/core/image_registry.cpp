@@ -1,0 +1,132 @@
+#include "image_registry.h"
+
+#include <cinttypes>
+#include <mutex>
+
+#include "debug.h"
+
+namespace omptarget::core {
+
+int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags) {
+  auto Bin = std::make_unique<Binary>();
+  Bin->Desc = Desc;
+  int Accepted = 0;
+  std::vector<Plugin *> Plugins = Devices_.plugins();
+  for (int32_t I = 0; I < Desc->NumDeviceImages; ++I) {
+    __tgt_device_image *Image = &Desc->DeviceImages[I];
+    bool Taken = false;
+    for (Plugin *P : Plugins) {
+      if (!P->fn().is_valid_binary(Image)) continue;
+      auto [First, Count] = Devices_.activate(*P, RequiresFlags);
+      if (Bin->ImageFor.size() < static_cast<size_t>(First + Count)) {
+        Bin->ImageFor.resize(static_cast<size_t>(First + Count), nullptr);
+        Bin->TableFor.resize(static_cast<size_t>(First + Count), nullptr);
+      }
+      for (int32_t Id = First; Id < First + Count; ++Id)
+        if (!Bin->ImageFor[static_cast<size_t>(Id)]) Bin->ImageFor[static_cast<size_t>(Id)] = Image;
+      OMPT_TRACE("omptarget", "Image %p accepted by %s (devices %d..%d)", Image->ImageStart,
+                 P->name().c_str(), First, First + Count - 1);
+      Taken = true;
+      ++Accepted;
+      break;
+    }
+    if (!Taken)
+      OMPT_TRACE("omptarget", "No plugin accepts image %d (%p..%p)", I, Image->ImageStart,
+                 Image->ImageEnd);
+  }
+
+  std::unique_lock<std::shared_mutex> Lock(Mutex_);
+  size_t Index = 0;
+  for (__tgt_offload_entry *E = Desc->HostEntriesBegin; E != Desc->HostEntriesEnd; ++E, ++Index)
+    if (E->size == 0) Kernels_[E->addr] = KernelRef{Bin.get(), Index};
+  Binaries_.push_back(std::move(Bin));
+  Generation_.fetch_add(1, std::memory_order_acq_rel);
+  return Accepted;
+}
+
+void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
+  std::unique_lock<std::shared_mutex> Lock(Mutex_);
+  for (auto It = Binaries_.begin(); It != Binaries_.end(); ++It) {
+    Binary &Bin = **It;
+    if (Bin.Desc != Desc) continue;
+    for (__tgt_offload_entry *E = Desc->HostEntriesBegin; E != Desc->HostEntriesEnd; ++E) {
+      if (E->size == 0) {
+        auto K = Kernels_.find(E->addr);
+        if (K != Kernels_.end() && K->second.Bin == &Bin) Kernels_.erase(K);
+        continue;
+      }
+      // Unmap the global from every device that loaded this binary.
+      for (size_t Id = 0; Id < Bin.TableFor.size(); ++Id) {
+        if (!Bin.TableFor[Id]) continue;
+        Device *D = Devices_.get(static_cast<int64_t>(Id));
+        if (!D) continue;
+        std::lock_guard<std::mutex> TableLock(D->mappings().Mutex);
+        auto Begin = reinterpret_cast<uintptr_t>(E->addr);
+        LookupResult R = D->mappings().lookup(Begin, static_cast<int64_t>(E->size));
+        if (R.IsContained && R.Entry->HstBegin == Begin) D->mappings().erase(*R.Entry);
+      }
+    }
+    Binaries_.erase(It);
+    OMPT_TRACE("omptarget", "Unregistered binary %p", static_cast<void *>(Desc));
+    return;
+  }
+}
+
+Status ImageRegistry::loadPendingImages(Device &D) {
+  std::unique_lock<std::shared_mutex> Lock(Mutex_);
+  const auto Id = static_cast<size_t>(D.id());
+  for (auto &BinPtr : Binaries_) {
+    Binary &Bin = *BinPtr;
+    if (Id >= Bin.ImageFor.size() || !Bin.ImageFor[Id] || Bin.TableFor[Id]) continue;
+    // A binary without offload entries has nothing to load (and some plugins
+    // refuse such images).
+    if (Bin.Desc->HostEntriesBegin == Bin.Desc->HostEntriesEnd) continue;
+    __tgt_target_table *Table = D.plugin().fn().load_binary(D.pluginDeviceId(), Bin.ImageFor[Id]);
+    if (!Table)
+      return makeError("device %d: plugin %s could not load the device image at %p", D.id(),
+                       D.plugin().name().c_str(), Bin.ImageFor[Id]->ImageStart);
+    size_t HostCount = static_cast<size_t>(Bin.Desc->HostEntriesEnd - Bin.Desc->HostEntriesBegin);
+    size_t DevCount = static_cast<size_t>(Table->EntriesEnd - Table->EntriesBegin);
+    if (HostCount != DevCount)
+      return makeError("device %d: the device image has %zu offload entries but the host has %zu",
+                       D.id(), DevCount, HostCount);
+    Bin.TableFor[Id] = Table;
+    // Declare-target globals: the device's copy lives as long as the image.
+    std::lock_guard<std::mutex> TableLock(D.mappings().Mutex);
+    for (size_t I = 0; I < HostCount; ++I) {
+      __tgt_offload_entry &Host = Bin.Desc->HostEntriesBegin[I];
+      __tgt_offload_entry &Dev = Table->EntriesBegin[I];
+      if (Host.size == 0) continue;
+      auto Begin = reinterpret_cast<uintptr_t>(Host.addr);
+      if (D.mappings().lookup(Begin, static_cast<int64_t>(Host.size)).found()) continue;
+      D.mappings().insert(Begin, Begin, Begin + Host.size, reinterpret_cast<uintptr_t>(Dev.addr),
+                          false, nullptr, /*Infinite=*/true);
+      OMPT_TRACE("omptarget", "Device %d: global %s host %p -> device %p (%zu bytes)", D.id(),
+                 Host.name, Host.addr, Dev.addr, Host.size);
+    }
+  }
+  return Status::success();
+}
+
+Expected<void *> ImageRegistry::kernelFor(void *HostPtr, const Device &D) {
+  std::shared_lock<std::shared_mutex> Lock(Mutex_);
+  auto It = Kernels_.find(HostPtr);
+  if (It == Kernels_.end())
+    return makeError("host region %p has no registered kernel (was its binary unregistered?)",
+                     HostPtr);
+  const Binary &Bin = *It->second.Bin;
+  const auto Id = static_cast<size_t>(D.id());
+  if (Id >= Bin.TableFor.size() || !Bin.TableFor[Id])
+    return makeError("device %d has no image containing kernel %s", D.id(),
+                     Bin.Desc->HostEntriesBegin[It->second.Index].name);
+  return Bin.TableFor[Id]->EntriesBegin[It->second.Index].addr;
+}
+
+const char *ImageRegistry::kernelName(void *HostPtr) {
+  std::shared_lock<std::shared_mutex> Lock(Mutex_);
+  auto It = Kernels_.find(HostPtr);
+  if (It == Kernels_.end()) return nullptr;
+  return It->second.Bin->Desc->HostEntriesBegin[It->second.Index].name;
+}
+
+}  // namespace omptarget::core

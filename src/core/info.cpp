@@ -1,0 +1,113 @@
+#include "info.h"
+
+#include <atomic>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "device.h"
+#include "env.h"
+#include "error.h"
+
+namespace omptarget::core::info {
+
+namespace {
+std::atomic<uint32_t> &levelSlot() {
+  static std::atomic<uint32_t> Level{
+      static_cast<uint32_t>(env::getInt("LIBOMPTARGET_INFO", 0, INT32_MIN, UINT32_MAX))};
+  return Level;
+}
+
+std::vector<std::string> split(const std::string &Text) {
+  std::vector<std::string> Fields;
+  size_t Start = 0;
+  while (Start <= Text.size()) {
+    size_t End = Text.find(';', Start);
+    if (End == std::string::npos) End = Text.size();
+    Fields.push_back(Text.substr(Start, End - Start));
+    Start = End + 1;
+  }
+  return Fields;
+}
+}  // namespace
+
+uint32_t level() { return levelSlot().load(std::memory_order_relaxed); }
+void setLevel(uint32_t Flags) { levelSlot().store(Flags, std::memory_order_relaxed); }
+
+void print(int32_t DeviceId, const char *Format, ...) {
+  va_list Args;
+  va_start(Args, Format);
+  std::string Line = formatString("Libomptarget device %d info: ", DeviceId);
+  Line += formatStringV(Format, Args);
+  va_end(Args);
+  if (Line.back() != '\n') Line += '\n';
+  std::fputs(Line.c_str(), stderr);
+}
+
+SourceLocation location(const ident_t *Loc) {
+  SourceLocation Result;
+  if (!Loc || !Loc->psource) return Result;
+  // ";file;function;line;column;;"
+  std::vector<std::string> F = split(Loc->psource);
+  if (F.size() < 5) return Result;
+  Result.File = F[1];
+  Result.Function = F[2];
+  Result.Line = std::atoi(F[3].c_str());
+  Result.Column = std::atoi(F[4].c_str());
+  Result.Known = Result.File != "unknown" && Result.Line > 0;
+  return Result;
+}
+
+std::string varName(map_var_info_t Name) {
+  if (!Name) return "unknown";
+  std::vector<std::string> F = split(static_cast<const char *>(Name));
+  return F.size() > 1 && !F[1].empty() ? F[1] : "unknown";
+}
+
+void printArguments(const ident_t *Loc, int32_t DeviceId, const char *RegionType, int32_t Num,
+                    int64_t *Sizes, int64_t *Types, map_var_info_t *Names) {
+  SourceLocation L = location(Loc);
+  print(DeviceId, "%s at %s:%d:%d with %d arguments:", RegionType, L.File.c_str(), L.Line,
+        L.Column, Num);
+  for (int32_t I = 0; I < Num; ++I) {
+    int64_t T = Types[I];
+    const char *Kind;
+    if ((T & abi::kMapTo) && (T & abi::kMapFrom)) Kind = "tofrom";
+    else if (T & abi::kMapTo) Kind = "to";
+    else if (T & abi::kMapFrom) Kind = "from";
+    else if (T & abi::kMapPrivate) Kind = "private";
+    else if (T & abi::kMapLiteral) Kind = "firstprivate";
+    else if (Sizes[I] != 0) Kind = "alloc";
+    else Kind = "use_address";
+    print(DeviceId, "%s(%s)[%" PRId64 "] %s", Kind, varName(Names ? Names[I] : nullptr).c_str(),
+          Sizes[I], (T & abi::kMapImplicit) ? "(implicit)" : "");
+  }
+}
+
+void dumpTable(const ident_t *Loc, Device &D) {
+  SourceLocation L = location(Loc);
+  std::lock_guard<std::mutex> Lock(D.mappings().Mutex);
+  print(D.id(), "OpenMP Host-Device pointer mappings after block at %s:%d:%d:", L.File.c_str(),
+        L.Line, L.Column);
+  print(D.id(), "%-18s %-18s %s %s %s %s", "Host Ptr", "Target Ptr", "Size (B)", "DynRefCount",
+        "HoldRefCount", "Declaration");
+  D.mappings().forEach([&](const MapEntry &E) {
+    // Map names read ";name;file;line;column;;".
+    std::vector<std::string> F = E.Name ? split(static_cast<const char *>(E.Name))
+                                        : std::vector<std::string>{};
+    std::string Name = F.size() > 1 && !F[1].empty() ? F[1] : "unknown";
+    SourceLocation V;
+    if (F.size() > 4) {
+      V.File = F[2];
+      V.Line = std::atoi(F[3].c_str());
+      V.Column = std::atoi(F[4].c_str());
+    }
+    print(D.id(), OMPT_PTR_FMT " " OMPT_PTR_FMT " %-8" PRId64 " %-11s %-12s %s at %s:%d:%d",
+          E.HstBegin, E.TgtBegin, E.size(), E.refToString(false).c_str(),
+          E.refToString(true).c_str(), Name.c_str(), V.File.c_str(), V.Line, V.Column);
+  });
+}
+
+}  // namespace omptarget::core::info

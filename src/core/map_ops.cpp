@@ -1,0 +1,189 @@
+#include "map_ops.h"
+
+#include <cinttypes>
+
+#include "debug.h"
+#include "info.h"
+#include "runtime.h"
+
+namespace omptarget::core {
+
+namespace {
+std::string nameOf(map_var_info_t Name) { return info::varName(Name); }
+
+// Waits until the copy that initialized `E` has been issued (and, for
+// plugins without events, completed): the issuing thread holds the lock.
+void waitForEntryTransfer(MapEntry &E) { std::lock_guard<std::mutex> Wait(E.TransferMutex); }
+}  // namespace
+
+Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo &Async) {
+  MappedPointer Result;
+  auto Begin = reinterpret_cast<uintptr_t>(Req.HstBegin);
+  MappingTable &T = D.mappings();
+  std::unique_lock<std::mutex> TableLock(T.Mutex);
+  LookupResult LR = T.lookup(Begin, Req.Size);
+
+  if (LR.IsContained || ((LR.ExtendsBefore || LR.ExtendsAfter) && Req.Implicit)) {
+    MapEntry &E = *LR.Entry;
+    const char *Action;
+    if (Req.UpdateRef) {
+      E.incRef(Req.Hold);
+      Action = " (incremented)";
+    } else {
+      // Allocated with its parent struct in this same construct: still new.
+      Result.IsNew = E.totalRef() == 1;
+      Action = " (update suppressed)";
+    }
+    Result.Entry = &E;
+    Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
+    if (info::enabled(abi::kInfoMappingExists))
+      info::print(D.id(),
+                  "Mapping exists%s with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+                  ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s, Name=%s",
+                  Req.Implicit ? " (implicit)" : "", Begin, OMPT_PTR(Result.TgtPtr), Req.Size,
+                  E.refToString(false).c_str(), Req.Hold ? "" : Action,
+                  E.refToString(true).c_str(), Req.Hold ? Action : "", nameOf(Req.Name).c_str());
+  } else if (LR.ExtendsBefore || LR.ExtendsAfter) {
+    const MapEntry &E = *LR.Entry;
+    debug::message("explicit extension not allowed: host address specified is " OMPT_PTR_FMT
+                   " (%" PRId64 " bytes), but device allocation maps to host at " OMPT_PTR_FMT
+                   " (%" PRId64 " bytes)",
+                   Begin, Req.Size, E.HstBegin, E.size());
+    if (Req.Present)
+      debug::message("device mapping required by 'present' map type modifier does not exist for "
+                     "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+                     Begin, Req.Size);
+    return makeError("mapping %s failed: it extends an existing mapping", nameOf(Req.Name).c_str());
+  } else if (Runtime::get().unifiedSharedMemory() && !Req.Close) {
+    // Unified shared memory: the device uses the host address directly.
+    if (Req.Size) {
+      Result.IsHostPtr = true;
+      Result.TgtPtr = Req.HstBegin;
+    }
+    return Result;
+  } else if (Req.Present) {
+    debug::message("device mapping required by 'present' map type modifier does not exist for "
+                   "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+                   Begin, Req.Size);
+    return makeError("'present' map type modifier");
+  } else if (Req.Size) {
+    auto Tgt = D.allocate(Req.Size, Req.HstBegin, abi::kAllocDefault);
+    if (!Tgt) return Tgt.takeError();
+    MapEntry &E = T.insert(reinterpret_cast<uintptr_t>(Req.HstBase), Begin, Begin + Req.Size,
+                           reinterpret_cast<uintptr_t>(*Tgt), Req.Hold, Req.Name);
+    Result.IsNew = true;
+    Result.Entry = &E;
+    Result.TgtPtr = *Tgt;
+    if (info::enabled(abi::kInfoMappingChanged))
+      info::print(D.id(),
+                  "Creating new map entry with HstPtrBegin=" OMPT_PTR_FMT
+                  ", TgtPtrBegin=" OMPT_PTR_FMT ", Size=%" PRId64
+                  ", DynRefCount=%s, HoldRefCount=%s, Name=%s",
+                  Begin, OMPT_PTR(*Tgt), Req.Size, E.refToString(false).c_str(),
+                  E.refToString(true).c_str(), nameOf(Req.Name).c_str());
+  } else {
+    // Size 0 and not mapped: nothing to do (a zero-length section).
+    return Result;
+  }
+
+  MapEntry &E = *Result.Entry;
+  if (Req.To && (Result.IsNew || Req.Always)) {
+    // Issue the copy holding the entry's lock so a thread that finds the
+    // entry in the meantime waits for the data (seed 002).
+    std::unique_lock<std::mutex> EntryLock(E.TransferMutex);
+    TableLock.unlock();
+    if (info::enabled(abi::kInfoDataTransfer))
+      info::print(D.id(),
+                  "Copying data from host to device, HstPtr=" OMPT_PTR_FMT ", TgtPtr=" OMPT_PTR_FMT
+                  ", Size=%" PRId64 ", Name=%s",
+                  Begin, OMPT_PTR(Result.TgtPtr), Req.Size, nameOf(Req.Name).c_str());
+    if (Status S = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async); !S) return S.takeError();
+    // The copy must be complete before others use the entry: without events
+    // the only way is to finish it while holding the entry lock.
+    if (Status S = D.synchronize(*Async.raw()); !S) return S.takeError();
+  } else {
+    TableLock.unlock();
+    waitForEntryTransfer(E);
+  }
+  return Result;
+}
+
+FoundPointer findMapping(Device &D, const FindRequest &Req) {
+  FoundPointer Result;
+  auto Begin = reinterpret_cast<uintptr_t>(Req.HstBegin);
+  MappingTable &T = D.mappings();
+  std::lock_guard<std::mutex> TableLock(T.Mutex);
+  LookupResult LR = T.lookup(Begin, Req.Size);
+  if (LR.IsContained || (!Req.MustContain && (LR.ExtendsBefore || LR.ExtendsAfter))) {
+    MapEntry &E = *LR.Entry;
+    // The final decrement happens in releaseMapping, atomically with the
+    // removal, so that two threads never both free the entry.
+    Result.IsLast = E.decShouldRemove(Req.Hold, Req.ForceDelete);
+    const char *Action = " (update suppressed)";
+    if (Req.UpdateRef) {
+      if (Req.ForceDelete) {
+        E.resetRef(Req.Hold);
+        if (Result.IsLast) {
+          Action = " (reset, deferred final decrement)";
+        } else {
+          E.decRef(Req.Hold);
+          Action = " (decremented)";
+        }
+      } else if (Result.IsLast) {
+        Action = " (deferred final decrement)";
+      } else {
+        E.decRef(Req.Hold);
+        Action = " (decremented)";
+      }
+    }
+    Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
+    if (info::enabled(abi::kInfoMappingExists))
+      info::print(D.id(),
+                  "Mapping exists with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+                  ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
+                  Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
+                  Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
+  } else if (Runtime::get().unifiedSharedMemory()) {
+    Result.IsHostPtr = true;
+    Result.TgtPtr = Req.HstBegin;
+  }
+  return Result;
+}
+
+Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold) {
+  auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
+  MappingTable &T = D.mappings();
+  void *TgtToFree = nullptr;
+  {
+    std::lock_guard<std::mutex> TableLock(T.Mutex);
+    LookupResult LR = T.lookup(Begin, Size);
+    if (!LR.found())
+      return makeError("device %d: section to delete (host address " OMPT_PTR_FMT
+                       ", %" PRId64 " bytes) is not mapped",
+                       D.id(), Begin, Size);
+    MapEntry &E = *LR.Entry;
+    E.decRef(Hold);
+    if (E.totalRef() != 0) return Status::success();
+    if (info::enabled(abi::kInfoMappingChanged))
+      info::print(D.id(),
+                  "Removing map entry with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+                  ", Size=%" PRId64 ", Name=%s",
+                  E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
+    TgtToFree = reinterpret_cast<void *>(E.TgtBegin);
+    T.erase(E);
+  }
+  return D.release(TgtToFree);
+}
+
+void *translate(Device &D, void *HstPtr, int64_t Size, bool *IsHostPtr, bool MustContain) {
+  FindRequest Req;
+  Req.HstBegin = HstPtr;
+  Req.Size = Size;
+  Req.MustContain = MustContain;
+  FoundPointer F = findMapping(D, Req);
+  if (IsHostPtr) *IsHostPtr = F.IsHostPtr;
+  return F.TgtPtr;
+}
+
+}  // namespace omptarget::core
+

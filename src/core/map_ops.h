@@ -1,0 +1,67 @@
+// Entry-level mapping operations on one device: map a host range (creating
+// or reusing an entry, issuing its H2D copy), find a mapped range for unmap
+// or lookup, and drop a reference (freeing the entry at zero).
+#pragma once
+
+#include <cstdint>
+
+#include "async_info.h"
+#include "device.h"
+#include "error.h"
+
+namespace omptarget::core {
+
+struct MapRequest {
+  void *HstBegin = nullptr;
+  void *HstBase = nullptr;
+  int64_t Size = 0;
+  map_var_info_t Name = nullptr;
+  bool To = false;
+  bool Always = false;
+  bool Implicit = false;
+  bool UpdateRef = true;
+  bool Close = false;
+  bool Present = false;
+  bool Hold = false;
+};
+
+struct MappedPointer {
+  void *TgtPtr = nullptr;  // null: not mapped (and Size 0, or present failure)
+  bool IsNew = false;
+  bool IsHostPtr = false;  // unified shared memory: the host address is used
+  MapEntry *Entry = nullptr;
+};
+
+// getTargetPointer: on failure the error says why (present, extension, OOM).
+Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo &Async);
+
+struct FoundPointer {
+  void *TgtPtr = nullptr;
+  bool IsLast = false;
+  bool IsHostPtr = false;
+};
+
+struct FindRequest {
+  void *HstBegin = nullptr;
+  int64_t Size = 0;
+  bool UpdateRef = false;
+  bool Hold = false;
+  bool MustContain = false;
+  bool ForceDelete = false;
+};
+
+// getTgtPtrBegin: decrements (unless the decrement would remove the entry,
+// which `releaseMapping` does later). TgtPtr is null when not mapped.
+FoundPointer findMapping(Device &D, const FindRequest &Req);
+
+// Drops the final reference of the entry holding [HstBegin, +Size) and frees
+// its device memory when no reference remains.
+Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold);
+
+// Device address for a host address, or null (no refcount change).
+// With MustContain false a mapping that only overlaps the range counts too
+// (kernel arguments whose mapper mapped part of the object).
+void *translate(Device &D, void *HstPtr, int64_t Size, bool *IsHostPtr = nullptr,
+                bool MustContain = true);
+
+}  // namespace omptarget::core

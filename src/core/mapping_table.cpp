@@ -1,0 +1,122 @@
+#include "mapping_table.h"
+
+#include <cassert>
+
+namespace omptarget::core {
+
+uint64_t MapEntry::totalRef() const {
+  if (DynRef == kInfiniteRef || HoldRef == kInfiniteRef) return kInfiniteRef;
+  return DynRef + HoldRef;
+}
+
+void MapEntry::incRef(bool Hold) {
+  uint64_t &Count = Hold ? HoldRef : DynRef;
+  if (Count != kInfiniteRef) ++Count;
+}
+
+void MapEntry::decRef(bool Hold) {
+  uint64_t &Count = Hold ? HoldRef : DynRef;
+  if (Count != kInfiniteRef && Count > 0) --Count;
+}
+
+bool MapEntry::decShouldRemove(bool Hold, bool AfterReset) const {
+  uint64_t This = Hold ? HoldRef : DynRef;
+  uint64_t Other = Hold ? DynRef : HoldRef;
+  if (Other > 0) return false;
+  if (AfterReset) return This != kInfiniteRef;
+  return This == 1;
+}
+
+void MapEntry::resetRef(bool Hold) {
+  uint64_t &Count = Hold ? HoldRef : DynRef;
+  if (Count != kInfiniteRef && Count > 0) Count = 1;
+}
+
+std::string MapEntry::refToString(bool Hold) const {
+  uint64_t Count = Hold ? HoldRef : DynRef;
+  return Count == kInfiniteRef ? "INF" : std::to_string(Count);
+}
+
+LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
+  LookupResult Result;
+  if (Entries_.empty()) return Result;
+  uintptr_t End = Begin + static_cast<uintptr_t>(Size);
+  auto Upper = Entries_.upper_bound(Begin);
+  if (Upper != Entries_.begin()) {
+    MapEntry &E = *std::prev(Upper)->second;
+    Result.Entry = &E;
+    // A zero-sized entry contains exactly its own address.
+    Result.IsContained = (Begin >= E.HstBegin && Begin < E.HstEnd && End <= E.HstEnd) ||
+                         (E.HstBegin == E.HstEnd && Begin == E.HstBegin && Size == 0);
+    Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
+  }
+  if (!(Result.IsContained || Result.ExtendsAfter) && Upper != Entries_.end()) {
+    MapEntry &E = *Upper->second;
+    Result.Entry = &E;
+    Result.ExtendsBefore = Begin < E.HstBegin && End > E.HstBegin;
+    Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
+  }
+  if (!Result.found()) Result.Entry = nullptr;
+  return Result;
+}
+
+MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt,
+                               bool Hold, map_var_info_t Name, bool Infinite) {
+  auto Entry = std::make_unique<MapEntry>();
+  Entry->HstBase = Base;
+  Entry->HstBegin = Begin;
+  Entry->HstEnd = End;
+  Entry->TgtBegin = Tgt;
+  Entry->Name = Name;
+  if (Infinite) {
+    Entry->DynRef = kInfiniteRef;
+    Entry->HoldRef = 0;
+  } else {
+    Entry->DynRef = Hold ? 0 : 1;
+    Entry->HoldRef = Hold ? 1 : 0;
+  }
+  MapEntry &Ref = *Entry;
+  auto [It, Inserted] = Entries_.emplace(Begin, std::move(Entry));
+  assert(Inserted && "overlapping map entry");
+  (void)It;
+  (void)Inserted;
+  return Ref;
+}
+
+void MappingTable::erase(MapEntry &Entry) { Entries_.erase(Entry.HstBegin); }
+
+void MappingTable::forEach(const std::function<void(const MapEntry &)> &Visit) const {
+  for (const auto &[Key, Entry] : Entries_) Visit(*Entry);
+}
+
+std::vector<std::unique_ptr<MapEntry>> MappingTable::extractRange(uintptr_t Begin, uintptr_t End) {
+  std::vector<std::unique_ptr<MapEntry>> Result;
+  auto It = Entries_.lower_bound(Begin);
+  while (It != Entries_.end() && It->first < End) {
+    Result.push_back(std::move(It->second));
+    It = Entries_.erase(It);
+  }
+  return Result;
+}
+
+bool MappingTable::setShadow(void **HstPtrAddr, const ShadowPointer &Shadow) {
+  std::lock_guard<std::mutex> Lock(ShadowMutex_);
+  auto [It, Inserted] = Shadows_.try_emplace(reinterpret_cast<uintptr_t>(HstPtrAddr), Shadow);
+  if (Inserted) return true;
+  if (It->second.TgtPtrValue == Shadow.TgtPtrValue && It->second.TgtPtrAddr == Shadow.TgtPtrAddr)
+    return false;
+  It->second = Shadow;
+  return true;
+}
+
+void MappingTable::forEachShadow(uintptr_t Begin, uintptr_t End, bool Erase,
+                                 const std::function<void(void **, const ShadowPointer &)> &Visit) {
+  std::lock_guard<std::mutex> Lock(ShadowMutex_);
+  auto It = Shadows_.lower_bound(Begin);
+  while (It != Shadows_.end() && It->first < End) {
+    Visit(reinterpret_cast<void **>(It->first), It->second);
+    It = Erase ? Shadows_.erase(It) : std::next(It);
+  }
+}
+
+}  // namespace omptarget::core

@@ -1,0 +1,101 @@
+// The host-to-device mapping table of one device.
+//
+// Entries are keyed by host begin address and never overlap. Each entry has a
+// dynamic and a hold reference count (OpenMP 5.1 + ompx_hold); kInfiniteRef
+// marks entries that never go away (declare-target globals, associated
+// pointers). Shadow pointers remember the host value of every attached
+// pointer (PTR_AND_OBJ) so that copying a struct back never leaks a device
+// address into host memory.
+//
+// Locking: `Mutex` guards the entry map and every entry's reference counts
+// and event; `ShadowMutex` guards the shadow map. An entry's `TransferMutex`
+// is held while its host-to-device copy is being issued, so that a thread
+// that reuses the entry can wait for the copy to be complete (seed 002).
+// Lock order: Mutex before TransferMutex; ShadowMutex is never held with
+// another lock of this table.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "omptarget/abi.h"
+
+namespace omptarget::core {
+
+constexpr uint64_t kInfiniteRef = ~uint64_t(0);
+
+struct MapEntry {
+  uintptr_t HstBase = 0;
+  uintptr_t HstBegin = 0;
+  uintptr_t HstEnd = 0;
+  uintptr_t TgtBegin = 0;
+  uint64_t DynRef = 1;
+  uint64_t HoldRef = 0;
+  map_var_info_t Name = nullptr;
+  // Created by omp_target_associate_ptr (only those may be disassociated).
+  bool Associated = false;
+  // Held while the entry's initial H2D copy is being issued (see header comment).
+  std::mutex TransferMutex;
+  // Plugin event recorded after the entry's last H2D copy (null: none / no events).
+  void *Event = nullptr;
+
+  int64_t size() const { return static_cast<int64_t>(HstEnd - HstBegin); }
+  uint64_t totalRef() const;
+  void incRef(bool Hold);
+  void decRef(bool Hold);
+  // Would one decrement of the chosen count (after a reset when AfterReset)
+  // drop the entry?
+  bool decShouldRemove(bool Hold, bool AfterReset = false) const;
+  void resetRef(bool Hold);
+  std::string refToString(bool Hold) const;
+};
+
+struct LookupResult {
+  MapEntry *Entry = nullptr;
+  bool IsContained = false;
+  bool ExtendsBefore = false;
+  bool ExtendsAfter = false;
+  bool found() const { return IsContained || ExtendsBefore || ExtendsAfter; }
+};
+
+struct ShadowPointer {
+  void *HstPtrValue;  // the pointer's original host value
+  void *TgtPtrAddr;   // where the pointer lives on the device
+  void *TgtPtrValue;  // the device address written there
+};
+
+class MappingTable {
+ public:
+  std::mutex Mutex;
+
+  // All of the following require Mutex to be held.
+  LookupResult lookup(uintptr_t Begin, int64_t Size);
+  MapEntry &insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt, bool Hold,
+                   map_var_info_t Name, bool Infinite = false);
+  void erase(MapEntry &Entry);
+  size_t size() const { return Entries_.size(); }
+  // Visit entries in address order (for dumps and teardown).
+  void forEach(const std::function<void(const MapEntry &)> &Visit) const;
+  // Entries whose host range lies in [Begin, End), then removed from the table.
+  std::vector<std::unique_ptr<MapEntry>> extractRange(uintptr_t Begin, uintptr_t End);
+
+  // Shadow pointers (take ShadowMutex internally).
+  // Returns true if the entry was created or its device value changed.
+  bool setShadow(void **HstPtrAddr, const ShadowPointer &Shadow);
+  // Calls Visit for every shadow whose host address is in [Begin, End); erases
+  // them afterwards when Erase.
+  void forEachShadow(uintptr_t Begin, uintptr_t End, bool Erase,
+                     const std::function<void(void **, const ShadowPointer &)> &Visit);
+
+ private:
+  std::map<uintptr_t, std::unique_ptr<MapEntry>> Entries_;
+  std::mutex ShadowMutex_;
+  std::map<uintptr_t, ShadowPointer> Shadows_;
+};
+
+}  // namespace omptarget::core

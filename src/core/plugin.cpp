@@ -1,0 +1,42 @@
+#include "plugin.h"
+
+#include <dlfcn.h>
+
+#include "debug.h"
+
+namespace omptarget::core {
+
+Expected<std::unique_ptr<Plugin>> Plugin::load(const std::string &FileName) {
+  void *Handle = dlopen(FileName.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!Handle) return makeError("cannot load plugin %s: %s", FileName.c_str(), dlerror());
+
+  PluginFunctions Fns;
+  std::string Missing;
+#define OMPT_RESOLVE_REQ(Name, Ret, Params)                                              \
+  Fns.Name = reinterpret_cast<Ret(*) Params>(dlsym(Handle, "__tgt_rtl_" #Name));         \
+  if (!Fns.Name) Missing += (Missing.empty() ? "" : ", ") + std::string("__tgt_rtl_" #Name);
+#define OMPT_RESOLVE_OPT(Name, Ret, Params) \
+  Fns.Name = reinterpret_cast<Ret(*) Params>(dlsym(Handle, "__tgt_rtl_" #Name));
+  OMPTARGET_PLUGIN_ENTRIES(OMPT_RESOLVE_REQ, OMPT_RESOLVE_OPT)
+#undef OMPT_RESOLVE_REQ
+#undef OMPT_RESOLVE_OPT
+
+  if (!Missing.empty()) {
+    dlclose(Handle);
+    return makeError("plugin %s lacks required entry points: %s", FileName.c_str(),
+                     Missing.c_str());
+  }
+  OMPT_TRACE("omptarget", "Loaded plugin %s (async: %s, events: %s)", FileName.c_str(),
+             Fns.synchronize ? "yes" : "no", Fns.create_event ? "yes" : "no");
+  return std::unique_ptr<Plugin>(new Plugin(FileName, Handle, Fns));
+}
+
+std::unique_ptr<Plugin> Plugin::fromFunctions(std::string Name, const PluginFunctions &Fns) {
+  return std::unique_ptr<Plugin>(new Plugin(std::move(Name), nullptr, Fns));
+}
+
+// Plugins stay loaded until the runtime is torn down at process exit;
+// closing them earlier would unmap code that device images may still call.
+Plugin::~Plugin() = default;
+
+}  // namespace omptarget::core

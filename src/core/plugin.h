@@ -1,0 +1,50 @@
+// A loaded plugin: its library handle and its `__tgt_rtl_*` function table.
+//
+// Plugins are normally dlopen'ed by file name; tests build one from a table
+// of in-process functions (the fake plugin). Immutable after loading, so it
+// is shared between threads without locks.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "error.h"
+#include "omptarget/plugin_abi.h"
+
+namespace omptarget::core {
+
+struct PluginFunctions {
+#define OMPT_DECLARE_FN(Name, Ret, Params) Ret(*Name) Params = nullptr;
+  OMPTARGET_PLUGIN_ENTRIES(OMPT_DECLARE_FN, OMPT_DECLARE_FN)
+#undef OMPT_DECLARE_FN
+};
+
+class Plugin {
+ public:
+  // dlopen `FileName` (a path or a bare name searched by the dynamic loader)
+  // and resolve its entries. Fails when the library is missing or lacks a
+  // required entry.
+  static Expected<std::unique_ptr<Plugin>> load(const std::string &FileName);
+  // A plugin whose entries are given directly (in-process tests).
+  static std::unique_ptr<Plugin> fromFunctions(std::string Name, const PluginFunctions &Fns);
+
+  ~Plugin();
+  Plugin(const Plugin &) = delete;
+  Plugin &operator=(const Plugin &) = delete;
+
+  const std::string &name() const { return Name_; }
+  const PluginFunctions &fn() const { return Fns_; }
+  bool hasAsync() const { return Fns_.synchronize != nullptr; }
+  bool hasEvents() const {
+    return Fns_.create_event && Fns_.record_event && Fns_.wait_event && Fns_.destroy_event;
+  }
+
+ private:
+  Plugin(std::string Name, void *Handle, const PluginFunctions &Fns)
+      : Name_(std::move(Name)), Handle_(Handle), Fns_(Fns) {}
+  std::string Name_;
+  void *Handle_ = nullptr;
+  PluginFunctions Fns_;
+};
+
+}  // namespace omptarget::core

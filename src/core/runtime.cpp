@@ -1,0 +1,146 @@
+#include "runtime.h"
+
+#include <cctype>
+#include <cinttypes>
+#include <string>
+
+#include "debug.h"
+#include "env.h"
+
+extern "C" int omp_get_default_device(void) __attribute__((weak));
+
+namespace omptarget::core {
+
+namespace {
+// The holder is never destroyed: stop() ends the runtime at a defined point
+// (library destructor), and calls that arrive later must find an empty slot,
+// not a destroyed one.
+std::unique_ptr<Runtime> &slot() {
+  static union Holder {
+    std::unique_ptr<Runtime> R;
+    Holder() : R() {}
+    ~Holder() {}
+  } H;
+  return H.R;
+}
+std::atomic<bool> Stopped{false};
+
+OffloadPolicy parsePolicy() {
+  auto Text = env::getString("OMP_TARGET_OFFLOAD");
+  if (!Text) return OffloadPolicy::Default;
+  std::string Lower;
+  for (char C : *Text) Lower += static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  if (Lower == "mandatory") return OffloadPolicy::Mandatory;
+  if (Lower == "disabled") return OffloadPolicy::Disabled;
+  if (Lower == "default") return OffloadPolicy::Default;
+  debug::warning("ignoring OMP_TARGET_OFFLOAD='%s': expected MANDATORY, DISABLED or DEFAULT",
+                 Text->c_str());
+  return OffloadPolicy::Default;
+}
+
+thread_local int64_t TripCountDevice = -1;
+thread_local uint64_t TripCountValue = 0;
+}  // namespace
+
+int64_t defaultDevice() { return omp_get_default_device ? omp_get_default_device() : 0; }
+
+Runtime::Runtime() : ConfiguredPolicy_(parsePolicy()) {}
+Runtime::~Runtime() = default;
+
+Runtime &Runtime::get() {
+  // Calls that arrive before the library constructor ran (another library's
+  // constructor) or after stop() get a runtime made on the spot.
+  if (!slot()) start();
+  return *slot();
+}
+void Runtime::start() {
+  if (!slot()) slot() = std::make_unique<Runtime>();
+}
+void Runtime::stop() {
+  Stopped.store(true);
+  slot().reset();
+}
+bool Runtime::alive() { return slot() != nullptr; }
+bool Runtime::stopped() { return Stopped.load(); }
+
+void Runtime::registerRequires(int64_t Flags) {
+  // The first translation unit sets the flags; every later one must agree on
+  // the clauses that change the runtime's behaviour.
+  int64_t Old = abi::kReqUndefined;
+  if (RequiresFlags_.compare_exchange_strong(Old, Flags)) return;
+  static constexpr struct {
+    int64_t Bit;
+    const char *Clause;
+  } Checked[] = {{abi::kReqReverseOffload, "reverse_offload"},
+                 {abi::kReqUnifiedAddress, "unified_address"},
+                 {abi::kReqUnifiedSharedMemory, "unified_shared_memory"}};
+  for (const auto &C : Checked)
+    if ((Old & C.Bit) != (Flags & C.Bit))
+      debug::fatal(1, "'#pragma omp requires %s' not used consistently! (__tgt_register_requires: "
+                      "flags 0x%" PRIx64 " after 0x%" PRIx64 "; every translation unit that "
+                      "offloads must carry the same requires directives)",
+                   C.Clause, static_cast<uint64_t>(Flags), static_cast<uint64_t>(Old));
+}
+
+bool Runtime::unifiedSharedMemory() const {
+  return (requiresFlags() & abi::kReqUnifiedSharedMemory) != 0;
+}
+
+void Runtime::registerLib(__tgt_bin_desc *Desc) {
+  if (!Desc) {
+    debug::error("__tgt_register_lib: null descriptor ignored");
+    return;
+  }
+  loadPlugins();
+  int Accepted = Images_.registerLib(Desc, requiresFlags());
+  if (Accepted == 0 && Desc->NumDeviceImages > 0)
+    OMPT_TRACE("omptarget",
+               "__tgt_register_lib: none of the %d device image(s) is supported by an "
+               "available plugin; target regions of this binary run on the host",
+               Desc->NumDeviceImages);
+}
+
+void Runtime::unregisterLib(__tgt_bin_desc *Desc) {
+  if (Desc) Images_.unregisterLib(Desc);
+}
+
+OffloadPolicy Runtime::policy() {
+  if (ConfiguredPolicy_ != OffloadPolicy::Default) return ConfiguredPolicy_;
+  loadPlugins();
+  return Devices_.size() > 0 ? OffloadPolicy::Mandatory : OffloadPolicy::Disabled;
+}
+
+void Runtime::loadPlugins() {
+  // With offloading disabled no plugin is loaded: there are no devices.
+  if (ConfiguredPolicy_ != OffloadPolicy::Disabled) Devices_.loadPlugins();
+}
+
+Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
+  Device *D = Devices_.get(Id);
+  if (!D)
+    return makeError("%s: invalid device number %" PRId64 " (there are %d devices; valid "
+                     "numbers are 0..%d, or omp_get_initial_device() for the host)",
+                     Call, Id, Devices_.size(), Devices_.size() - 1);
+  uint64_t Generation = Images_.generation();
+  if (D->isReady() && D->loadedGeneration() == Generation) return D;
+  std::lock_guard<std::mutex> Lock(D->initMutex());
+  if (Status S = D->initializeLocked(); !S)
+    return makeError("%s: %s", Call, S.error().message().c_str());
+  if (Status S = Images_.loadPendingImages(*D); !S)
+    return makeError("%s: %s", Call, S.error().message().c_str());
+  D->markReady(Generation);
+  return D;
+}
+
+void Runtime::pushTripCount(int64_t DeviceId, uint64_t Count) {
+  TripCountDevice = DeviceId;
+  TripCountValue = Count;
+}
+
+uint64_t Runtime::popTripCount(int64_t DeviceId) {
+  if (TripCountDevice != DeviceId) return 0;
+  TripCountDevice = -1;
+  return TripCountValue;
+}
+
+}  // namespace omptarget::core

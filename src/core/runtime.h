@@ -1,0 +1,71 @@
+// The one runtime object: the only global mutable state of the core. It is
+// created by the library constructor and destroyed by the library destructor
+// (after the program's own destructors have unregistered their binaries).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "allocations.h"
+#include "device_table.h"
+#include "error.h"
+#include "image_registry.h"
+
+namespace omptarget::core {
+
+enum class OffloadPolicy { Default, Mandatory, Disabled };
+
+class Runtime {
+ public:
+  Runtime();
+  ~Runtime();
+
+  // The live runtime. Valid between library construction and destruction.
+  static Runtime &get();
+  // Constructs/destroys the global runtime (library init/fini, tests).
+  static void start();
+  static void stop();
+  static bool alive();
+  // True once stop() ran (exit-time calls then do nothing).
+  static bool stopped();
+
+  DeviceTable &devices() { return Devices_; }
+  ImageRegistry &images() { return Images_; }
+  AllocationRegistry &allocations() { return Allocations_; }
+
+  void registerRequires(int64_t Flags);
+  int64_t requiresFlags() const { return RequiresFlags_.load(std::memory_order_relaxed); }
+  bool unifiedSharedMemory() const;
+
+  // Loads the plugins once, unless OMP_TARGET_OFFLOAD=disabled.
+  void loadPlugins();
+  void registerLib(__tgt_bin_desc *Desc);
+  void unregisterLib(__tgt_bin_desc *Desc);
+
+  // OMP_TARGET_OFFLOAD, with `default` resolved against the device count.
+  OffloadPolicy policy();
+  bool offloadDisabled() { return policy() == OffloadPolicy::Disabled; }
+
+  // Device `Id` initialized with every registered image loaded. `Call` names
+  // the API entry for the error message.
+  Expected<Device *> readyDevice(int64_t Id, const char *Call);
+
+  // Loop trip count pushed by __kmpc_push_target_tripcount for the next launch
+  // of this thread on `DeviceId` (0 if none). Consumed by the read.
+  static void pushTripCount(int64_t DeviceId, uint64_t Count);
+  static uint64_t popTripCount(int64_t DeviceId);
+
+ private:
+  DeviceTable Devices_;
+  ImageRegistry Images_{Devices_};
+  AllocationRegistry Allocations_;
+  std::atomic<int64_t> RequiresFlags_{0};
+  OffloadPolicy ConfiguredPolicy_ = OffloadPolicy::Default;
+};
+
+// The default device number from libomp (OMP_DEFAULT_DEVICE / omp_set_default_device).
+int64_t defaultDevice();
+
+}  // namespace omptarget::core

@@ -1,0 +1,169 @@
+#include "target_launch.h"
+
+#include <cinttypes>
+#include <cstring>
+#include <vector>
+
+#include "debug.h"
+#include "info.h"
+#include "map_ops.h"
+#include "runtime.h"
+
+namespace omptarget::core {
+
+using namespace abi;
+
+namespace {
+
+constexpr int64_t kMemberOfBits = static_cast<int64_t>(kMapMemberOfMask);
+
+// Lambda captures by reference show up as this combination: the device copy
+// of the lambda object must point at the device copies of the captures.
+bool isLambdaCapture(int64_t Type) {
+  return (Type & kMemberOfBits) && (Type & kMapPtrAndObj) && (Type & kMapLiteral) &&
+         (Type & kMapImplicit);
+}
+
+// (First-)private copies of a region's arguments. First-private values are
+// packed into one host buffer and moved with one copy.
+class PrivateArguments {
+ public:
+  PrivateArguments(Device &D, AsyncInfo &Async) : D_(D), Async_(Async) {}
+
+  // Returns the slot in the kernel argument list that will receive the
+  // device address, filled in by finalize().
+  Status add(void *HstBegin, int64_t Size, bool FirstPrivate, size_t ArgSlot) {
+    if (FirstPrivate) {
+      size_t Offset = alignUp(Packed_.size());
+      Packed_.resize(Offset + static_cast<size_t>(Size));
+      std::memcpy(Packed_.data() + Offset, HstBegin, static_cast<size_t>(Size));
+      Pending_.push_back({ArgSlot, Offset});
+      return Status::success();
+    }
+    auto Tgt = D_.allocate(Size, HstBegin, kAllocDefault);
+    if (!Tgt) return Tgt.takeError();
+    Owned_.push_back(*Tgt);
+    Direct_.push_back({ArgSlot, *Tgt});
+    return Status::success();
+  }
+
+  Status finalize(std::vector<void *> &KernelArgs) {
+    for (auto &[Slot, Ptr] : Direct_) KernelArgs[Slot] = Ptr;
+    if (Pending_.empty()) return Status::success();
+    auto Tgt = D_.allocate(static_cast<int64_t>(Packed_.size()), Packed_.data(), kAllocDefault);
+    if (!Tgt) return Tgt.takeError();
+    Owned_.push_back(*Tgt);
+    for (auto &[Slot, Offset] : Pending_) KernelArgs[Slot] = static_cast<char *>(*Tgt) + Offset;
+    // Packed_ lives until release(), which runs after the final synchronize.
+    return D_.submit(*Tgt, Packed_.data(), static_cast<int64_t>(Packed_.size()), Async_);
+  }
+
+  Status release() {
+    Status Result;
+    for (void *Ptr : Owned_)
+      if (Status S = D_.release(Ptr); !S && Result) Result = std::move(S);
+    Owned_.clear();
+    return Result;
+  }
+
+ private:
+  static size_t alignUp(size_t N) { return (N + 15) & ~size_t(15); }
+  Device &D_;
+  AsyncInfo &Async_;
+  std::vector<char> Packed_;
+  std::vector<std::pair<size_t, size_t>> Pending_;  // (arg slot, offset in Packed_)
+  std::vector<std::pair<size_t, void *>> Direct_;   // (arg slot, device buffer)
+  std::vector<void *> Owned_;
+};
+
+Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I, AsyncInfo &Async) {
+  int64_t Parent = parentIndex(A.Types[I]);
+  if (Parent < 0 || Parent >= A.Num) return Status::success();
+  void *LambdaTgt = translate(D, A.Begins[Parent], A.Sizes[Parent]);
+  if (!LambdaTgt) return Status::success();
+  auto Delta = reinterpret_cast<uintptr_t>(A.Begins[I]) - reinterpret_cast<uintptr_t>(A.Begins[Parent]);
+  void *FieldTgt = static_cast<char *>(LambdaTgt) + Delta;
+  void *Pointee = *static_cast<void **>(A.Begins[I]);
+  void *PointeeTgt = translate(D, Pointee, A.Sizes[I]);
+  if (!PointeeTgt) {
+    OMPT_TRACE("omptarget", "Lambda capture %p is not mapped; leaving the host address", Pointee);
+    return Status::success();
+  }
+  auto Value = std::make_shared<void *>(PointeeTgt);
+  Async.afterSync([Value] { return Status::success(); });
+  return D.submit(FieldTgt, Value.get(), sizeof(void *), Async);
+}
+
+}  // namespace
+
+Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
+                       const LaunchParams &Launch) {
+  auto Entry = Runtime::get().images().kernelFor(Launch.HostRegion, D);
+  if (!Entry) return Entry.takeError();
+
+  AsyncInfo Async(D);
+  PrivateArguments Privates(D, Async);
+  std::vector<void *> KernelArgs;
+  std::vector<ptrdiff_t> Offsets;
+  KernelArgs.reserve(static_cast<size_t>(A.Num));
+  Offsets.reserve(static_cast<size_t>(A.Num));
+  // Every exit synchronizes once, then frees the private copies.
+  auto Finish = [&](Status S) -> Status {
+    Status Sync = Async.synchronize();
+    Status Freed = Privates.release();
+    if (!S) return S;
+    return !Sync ? std::move(Sync) : std::move(Freed);
+  };
+
+  if (Status S = dataBegin(D, A, Async); !S) {
+    debug::error("Call to targetDataBegin failed, abort target.");
+    debug::error("Failed to process data before launching the kernel.");
+    return Finish(std::move(S));
+  }
+  for (int32_t I = 0; I < A.Num; ++I) {
+    int64_t Type = A.Types[I];
+    if (!(Type & kMapTargetParam)) {
+      if (isLambdaCapture(Type))
+        if (Status S = attachLambdaCapture(D, A, I, Async); !S) return Finish(std::move(S));
+      continue;
+    }
+    void *HstBegin = A.Begins[I];
+    void *HstBase = A.Bases[I];
+    if (Type & kMapLiteral) {
+      KernelArgs.push_back(HstBase);
+      Offsets.push_back(0);
+    } else if (Type & kMapPrivate) {
+      Offsets.push_back(reinterpret_cast<intptr_t>(HstBase) - reinterpret_cast<intptr_t>(HstBegin));
+      KernelArgs.push_back(nullptr);
+      if (Status S = Privates.add(HstBegin, A.Sizes[I], Type & kMapTo, KernelArgs.size() - 1); !S)
+        return Finish(std::move(S));
+    } else {
+      if (Type & kMapPtrAndObj) HstBase = *static_cast<void **>(HstBase);
+      void *Tgt = translate(D, HstBegin, A.Sizes[I], nullptr, /*MustContain=*/false);
+      KernelArgs.push_back(Tgt);
+      Offsets.push_back(reinterpret_cast<intptr_t>(HstBase) - reinterpret_cast<intptr_t>(HstBegin));
+    }
+  }
+  if (Status S = Privates.finalize(KernelArgs); !S) return Finish(std::move(S));
+
+  OMPT_TRACE("omptarget", "Launching %s on device %d with %zu arguments",
+             Runtime::get().images().kernelName(Launch.HostRegion), D.id(), KernelArgs.size());
+  if (Status S = D.launch(*Entry, KernelArgs.data(), Offsets.data(),
+                          static_cast<int32_t>(KernelArgs.size()), Launch.Teams, Launch.NumTeams,
+                          Launch.ThreadLimit, Launch.TripCount, Async);
+      !S) {
+    debug::error("Executing target region abort target.");
+    const char *Name = Runtime::get().images().kernelName(Launch.HostRegion);
+    return Finish(makeError("kernel %s on device %d failed: %s", Name ? Name : "?", D.id(),
+                            S.error().message().c_str()));
+  }
+  if (Status S = dataEnd(D, A, Async); !S) {
+    debug::error("Call to targetDataEnd failed, abort target.");
+    debug::error("Failed to process data after launching the kernel.");
+    return Finish(std::move(S));
+  }
+  (void)Loc;
+  return Finish(Status::success());
+}
+
+}  // namespace omptarget::core
