@@ -70,17 +70,16 @@ OMPT_EXPORT void omp_target_free(void *Ptr, int DeviceNum) {
   if (!Ptr) return;
   Runtime &R = Runtime::get();
   if (!isInitialDevice(DeviceNum) && !R.devices().get(DeviceNum)) {
-    debug::error("omp_target_free: invalid device number %d (there are %d devices); pointer " OMPT_PTR_FMT
-                 " not freed",
-                 DeviceNum, R.devices().size(), OMPT_PTR(Ptr));
+    debug::error("%s; pointer " OMPT_PTR_FMT " not freed",
+                 invalidDeviceMessage("omp_target_free", DeviceNum).c_str(), OMPT_PTR(Ptr));
     return;
   }
   if (!R.allocations().remove(Ptr, DeviceNum)) {
     auto Owner = R.allocations().deviceOf(Ptr);
     if (Owner)
-      debug::error("omp_target_free: pointer " OMPT_PTR_FMT " was allocated on device %" PRId64
-                   ", not on device %d; pass the device it was allocated on",
-                   OMPT_PTR(Ptr), *Owner, DeviceNum);
+      debug::error("omp_target_free: pointer " OMPT_PTR_FMT " was not allocated by omp_target_alloc "
+                   "on device %d (it belongs to device %" PRId64 "; pass that device); ignored",
+                   OMPT_PTR(Ptr), DeviceNum, *Owner);
     else
       debug::error("omp_target_free: pointer " OMPT_PTR_FMT " was not allocated by omp_target_alloc "
                    "on device %d (or was already freed); ignored",
@@ -101,9 +100,7 @@ OMPT_EXPORT int omp_target_is_present(const void *Ptr, int DeviceNum) {
   if (isInitialDevice(DeviceNum)) return 1;
   Device *D = R.devices().get(DeviceNum);
   if (!D) {
-    debug::error("omp_target_is_present: invalid device number %d (there are %d devices; valid "
-                 "numbers are 0..%d, or omp_get_initial_device() for the host)",
-                 DeviceNum, R.devices().size(), R.devices().size() - 1);
+    debug::error("%s", invalidDeviceMessage("omp_target_is_present", DeviceNum).c_str());
     return 0;
   }
   bool IsHostPtr = false;
@@ -163,8 +160,7 @@ OMPT_EXPORT int omp_target_disassociate_ptr(const void *HostPtr, int DeviceNum) 
   }
   Device *D = Runtime::get().devices().get(DeviceNum);
   if (!D) {
-    debug::error("%s: invalid device number %d (there are %d devices)", Call, DeviceNum,
-                 Runtime::get().devices().size());
+    debug::error("%s", invalidDeviceMessage(Call, DeviceNum).c_str());
     return abi::kOffloadFail;
   }
   auto Begin = reinterpret_cast<uintptr_t>(HostPtr);

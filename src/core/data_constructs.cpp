@@ -80,7 +80,10 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMappe
                          info::varName(Name).c_str(), HstBase, P.error().message().c_str());
       }
       Pointer = *P;
-      Req.UpdateRef = false;
+      // The pointee counts a reference of its own (the end phase drops it).
+      // Unlike LLVM 14 this holds for a mapper's first component too, so that
+      // re-mapping a present object through a mapper never re-copies it.
+      Req.UpdateRef = true;
     }
 
     Req.HstBegin = HstBegin;
@@ -229,29 +232,48 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type,
   return Status::success();
 }
 
-// Dimensions whose rows are contiguous with the next outer one fold together.
-int32_t mergedDimensions(const __tgt_target_non_contig *Dims, int32_t Count) {
-  int32_t Removed = 0;
-  for (int32_t I = Count - 1; I > 0; --I)
-    if (Dims[I].Count * Dims[I].Stride == Dims[I - 1].Stride) ++Removed;
-  return Removed;
+// Number of leading dimensions to iterate: trailing dimensions that are
+// fully covered (offset 0, count * stride == the outer stride) fold into one
+// contiguous run of their outer dimension.
+int32_t iteratedDimensions(const __tgt_target_non_contig *Dims, int32_t Count) {
+  int32_t K = Count;
+  while (K > 1 && Dims[K - 1].Offset == 0 &&
+         Dims[K - 1].Count * Dims[K - 1].Stride == Dims[K - 2].Stride)
+    --K;
+  return K;
 }
 
-Status updateNonContiguous(Device &D, char *Base, const __tgt_target_non_contig *Dims,
-                           int32_t Depth, int32_t Last, uint64_t Offset, int64_t Size,
-                           int64_t Type, map_var_info_t Name, AsyncInfo &Async) {
-  if (Depth == Last)
-    return updateContiguous(D, Base + Offset, Size, Type, Name, Async);
-  for (uint64_t I = 0; I < Dims[Depth].Count; ++I) {
-    // In the innermost dimension the first element starts a contiguous run.
-    if (Depth == Last - 1 && I > 0) break;
-    uint64_t Here = (Dims[Depth].Offset + I) * Dims[Depth].Stride;
-    Status S = updateNonContiguous(D, Base, Dims, Depth + 1, Last, Offset + Here, Size, Type,
-                                   Name, Async);
-    if (!S) return S;
-  }
-  return Status::success();
+// clang 14 gives offsets in elements of each dimension and strides in bytes
+// that include the section's step. The unit of the innermost dimension is
+// the element size (the last descriptor); outer units are taken to be the
+// stride, which is exact for unit steps (clang 14 does not pass the extent
+// that a strided outer dimension would need).
+uint64_t offsetUnit(const __tgt_target_non_contig *Dims, int32_t Depth, int32_t Count) {
+  if (Depth == Count - 2) return Dims[Count - 1].Stride;
+  return Dims[Depth].Stride;
 }
+
+struct NonContigUpdate {
+  Device &D;
+  char *Base;
+  const __tgt_target_non_contig *Dims;
+  int32_t Count;  // all descriptors
+  int32_t Last;   // index of the dimension whose run is contiguous
+  int64_t Type;
+  map_var_info_t Name;
+  AsyncInfo &Async;
+
+  Status run(int32_t Depth, uint64_t Offset) {
+    const __tgt_target_non_contig &Dim = Dims[Depth];
+    uint64_t Start = Offset + Dim.Offset * offsetUnit(Dims, Depth, Count);
+    if (Depth == Last)
+      return updateContiguous(D, Base + Start, static_cast<int64_t>(Dim.Count * Dim.Stride), Type,
+                              Name, Async);
+    for (uint64_t I = 0; I < Dim.Count; ++I)
+      if (Status S = run(Depth + 1, Start + I * Dim.Stride); !S) return S;
+    return Status::success();
+  }
+};
 
 }  // namespace
 
@@ -271,11 +293,10 @@ Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
     if (Type & kMapNonContig) {
       const auto *Dims = static_cast<const __tgt_target_non_contig *>(A.Begins[I]);
       auto Count = static_cast<int32_t>(A.Sizes[I]);
-      if (Count <= 0) continue;
-      int64_t Size = static_cast<int64_t>(Dims[Count - 1].Count * Dims[Count - 1].Stride);
-      int32_t Merged = mergedDimensions(Dims, Count);
-      S = updateNonContiguous(D, static_cast<char *>(A.Bases[I]), Dims, 0, Count - Merged, 0, Size,
-                              Type, Name, Async);
+      if (Count <= 0 || !Dims) continue;
+      NonContigUpdate U{D, static_cast<char *>(A.Bases[I]), Dims, Count,
+                        iteratedDimensions(Dims, Count) - 1, Type, Name, Async};
+      S = U.run(0, 0);
     } else {
       S = updateContiguous(D, A.Begins[I], A.Sizes[I], Type, Name, Async);
     }

@@ -42,6 +42,17 @@ thread_local int64_t TripCountDevice = -1;
 thread_local uint64_t TripCountValue = 0;
 }  // namespace
 
+std::string invalidDeviceMessage(const char *Call, int64_t Id) {
+  int32_t N = Runtime::get().devices().size();
+  if (N == 0)
+    return formatString("%s: invalid device number %" PRId64 " (there are 0 devices: no plugin "
+                        "found a device; use omp_get_initial_device() for the host)",
+                        Call, Id);
+  return formatString("%s: invalid device number %" PRId64 " (there are %d devices; valid numbers "
+                      "are 0..%d, or omp_get_initial_device() for the host)",
+                      Call, Id, N, N - 1);
+}
+
 int64_t defaultDevice() { return omp_get_default_device ? omp_get_default_device() : 0; }
 
 Runtime::Runtime() : ConfiguredPolicy_(parsePolicy()) {}
@@ -117,10 +128,7 @@ void Runtime::loadPlugins() {
 
 Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
   Device *D = Devices_.get(Id);
-  if (!D)
-    return makeError("%s: invalid device number %" PRId64 " (there are %d devices; valid "
-                     "numbers are 0..%d, or omp_get_initial_device() for the host)",
-                     Call, Id, Devices_.size(), Devices_.size() - 1);
+  if (!D) return Error(invalidDeviceMessage(Call, Id));
   uint64_t Generation = Images_.generation();
   if (D->isReady() && D->loadedGeneration() == Generation) return D;
   std::lock_guard<std::mutex> Lock(D->initMutex());

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "allocations.h"
 #include "device_table.h"
@@ -67,5 +68,8 @@ class Runtime {
 
 // The default device number from libomp (OMP_DEFAULT_DEVICE / omp_set_default_device).
 int64_t defaultDevice();
+
+// "<Call>: invalid device number N (there are M devices; ...)".
+std::string invalidDeviceMessage(const char *Call, int64_t Id);
 
 }  // namespace omptarget::core
