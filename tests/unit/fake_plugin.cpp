@@ -1,0 +1,415 @@
+#include "fake_plugin.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <thread>
+
+#include "map_ops.h"
+#include "target_launch.h"
+
+using namespace omptarget;
+using namespace omptarget::core;
+
+namespace fake {
+
+int GlobalArray[4] = {11, 22, 33, 44};
+
+namespace {
+
+constexpr int32_t OK = omptarget::abi::kOffloadSuccess;
+constexpr int32_t FAIL = omptarget::abi::kOffloadFail;
+
+struct ImageMagic {
+  uint64_t Magic = kImageMagic;
+};
+ImageMagic TheImage;
+char HostRegions[kNumKernels];    // host region ids
+char DeviceKernels[kNumKernels];  // device entry addresses
+
+struct Queue {
+  std::vector<std::function<void()>> Ops;
+};
+
+struct State {
+  std::mutex Mu;
+  Config Cfg;
+  Counters Count;
+  uint64_t FailAllocAt = 0, FailSubmitAt = 0, FailRetrieveAt = 0, FailLaunchAt = 0;
+  std::map<void *, size_t> Live;
+  std::vector<void *> ImageBuffers;
+  std::deque<std::vector<__tgt_offload_entry>> Tables;
+  std::deque<__tgt_target_table> TableHeads;
+  std::vector<LaunchRecord> Launches;
+  KernelFn Kernels[kNumKernels];
+  size_t LiveQueues = 0;
+};
+State S;
+
+void delay() {
+  unsigned Us;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    Us = S.Cfg.DelayUs;
+  }
+  if (Us) std::this_thread::sleep_for(std::chrono::microseconds(Us));
+}
+
+// Counts a call and says whether it is the one chosen to fail.
+bool countAndFail(uint64_t &Count, uint64_t FailAt) {
+  ++Count;
+  return FailAt != 0 && Count == FailAt;
+}
+
+// Runs `Op` now, or queues it on `Async` (taking a queue on first use).
+void enqueue(__tgt_async_info *Async, std::function<void()> Op) {
+  if (!Async) {
+    Op();
+    return;
+  }
+  if (!Async->Queue) {
+    Async->Queue = new Queue;
+    std::lock_guard<std::mutex> L(S.Mu);
+    ++S.LiveQueues;
+  }
+  static_cast<Queue *>(Async->Queue)->Ops.push_back(std::move(Op));
+}
+
+std::function<void()> copyOp(void *Dst, const void *Src, int64_t Size) {
+  return [=] {
+    delay();
+    std::memcpy(Dst, Src, static_cast<size_t>(Size));
+  };
+}
+
+int32_t isValidBinary(__tgt_device_image *Image) {
+  return Image && Image->ImageStart &&
+         static_cast<ImageMagic *>(Image->ImageStart)->Magic == kImageMagic;
+}
+int32_t numberOfDevices() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return S.Cfg.NumDevices;
+}
+int32_t initDevice(int32_t) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ++S.Count.InitDevice;
+  return OK;
+}
+
+__tgt_target_table *loadBinary(int32_t, __tgt_device_image *Image) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ++S.Count.LoadBinary;
+  std::vector<__tgt_offload_entry> Entries(Image->EntriesBegin, Image->EntriesEnd);
+  for (__tgt_offload_entry &E : Entries) {
+    if (E.size == 0) {
+      auto K = static_cast<char *>(E.addr) - HostRegions;
+      if (K < 0 || K >= kNumKernels) return nullptr;
+      E.addr = &DeviceKernels[K];
+    } else {
+      // The image's initial value of the global.
+      void *Buf = std::malloc(E.size);
+      std::memcpy(Buf, E.addr, E.size);
+      S.ImageBuffers.push_back(Buf);
+      E.addr = Buf;
+    }
+  }
+  S.Tables.push_back(std::move(Entries));
+  auto &V = S.Tables.back();
+  S.TableHeads.push_back({V.data(), V.data() + V.size()});
+  return &S.TableHeads.back();
+}
+
+void *dataAlloc(int32_t, int64_t Size, void *, int32_t) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  if (countAndFail(S.Count.Alloc, S.FailAllocAt)) return nullptr;
+  void *P = std::malloc(static_cast<size_t>(Size > 0 ? Size : 1));
+  std::memset(P, kFillByte, static_cast<size_t>(Size > 0 ? Size : 1));
+  S.Live[P] = static_cast<size_t>(Size);
+  return P;
+}
+int32_t dataDelete(int32_t, void *P) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ++S.Count.Delete;
+  auto It = S.Live.find(P);
+  if (It == S.Live.end()) return FAIL;  // double free or foreign pointer
+  S.Live.erase(It);
+  std::free(P);
+  return OK;
+}
+
+int32_t submitAsync(int32_t, void *Tgt, void *Hst, int64_t Size, __tgt_async_info *Async) {
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    if (Async) ++S.Count.AsyncCalls;
+    if (countAndFail(S.Count.Submit, S.FailSubmitAt)) return FAIL;
+  }
+  enqueue(Async, copyOp(Tgt, Hst, Size));
+  return OK;
+}
+int32_t submit(int32_t Id, void *Tgt, void *Hst, int64_t Size) {
+  return submitAsync(Id, Tgt, Hst, Size, nullptr);
+}
+int32_t retrieveAsync(int32_t, void *Hst, void *Tgt, int64_t Size, __tgt_async_info *Async) {
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    if (Async) ++S.Count.AsyncCalls;
+    if (countAndFail(S.Count.Retrieve, S.FailRetrieveAt)) return FAIL;
+  }
+  enqueue(Async, copyOp(Hst, Tgt, Size));
+  return OK;
+}
+int32_t retrieve(int32_t Id, void *Hst, void *Tgt, int64_t Size) {
+  return retrieveAsync(Id, Hst, Tgt, Size, nullptr);
+}
+
+int32_t launch(int32_t Id, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t N, bool Teams,
+               int32_t NumTeams, int32_t ThreadLimit, __tgt_async_info *Async) {
+  auto K = static_cast<char *>(Entry) - DeviceKernels;
+  if (K < 0 || K >= kNumKernels) return FAIL;
+  LaunchRecord R{Id, static_cast<int>(K), {}, Teams, NumTeams, ThreadLimit};
+  for (int32_t I = 0; I < N; ++I) R.Args.push_back(static_cast<char *>(Args[I]) + Offsets[I]);
+  KernelFn Fn;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    if (Async) ++S.Count.AsyncCalls;
+    if (countAndFail(S.Count.Launch, S.FailLaunchAt)) return FAIL;
+    S.Launches.push_back(R);
+    Fn = S.Kernels[K];
+  }
+  enqueue(Async, [Fn, Args = R.Args] {
+    delay();
+    if (Fn) Fn(Args);
+  });
+  return OK;
+}
+int32_t runRegion(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t N) {
+  return launch(Id, E, A, O, N, false, 0, 0, nullptr);
+}
+int32_t runTeamRegion(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t N, int32_t T,
+                      int32_t L, uint64_t) {
+  return launch(Id, E, A, O, N, true, T, L, nullptr);
+}
+int32_t runRegionAsync(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t N,
+                       __tgt_async_info *Q) {
+  return launch(Id, E, A, O, N, false, 0, 0, Q);
+}
+int32_t runTeamRegionAsync(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t N, int32_t T,
+                           int32_t L, uint64_t, __tgt_async_info *Q) {
+  return launch(Id, E, A, O, N, true, T, L, Q);
+}
+
+int32_t synchronize(int32_t, __tgt_async_info *Async) {
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    ++S.Count.Synchronize;
+  }
+  if (!Async || !Async->Queue) return OK;
+  auto *Q = static_cast<Queue *>(Async->Queue);
+  for (auto &Op : Q->Ops) Op();
+  delete Q;
+  Async->Queue = nullptr;  // the queue goes back to the pool
+  std::lock_guard<std::mutex> L(S.Mu);
+  --S.LiveQueues;
+  return OK;
+}
+
+}  // namespace
+
+void reset(const Config &C) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  for (auto &[P, Size] : S.Live) std::free(P);
+  for (void *P : S.ImageBuffers) std::free(P);
+  S.Live.clear();
+  S.ImageBuffers.clear();
+  S.Tables.clear();
+  S.TableHeads.clear();
+  S.Launches.clear();
+  for (auto &K : S.Kernels) K = nullptr;
+  S.Cfg = C;
+  S.Count = {};
+  S.FailAllocAt = S.FailSubmitAt = S.FailRetrieveAt = S.FailLaunchAt = 0;
+  S.LiveQueues = 0;
+}
+
+std::unique_ptr<Plugin> makePlugin() {
+  PluginFunctions F;
+  F.is_valid_binary = isValidBinary;
+  F.number_of_devices = numberOfDevices;
+  F.init_device = initDevice;
+  F.load_binary = loadBinary;
+  F.data_alloc = dataAlloc;
+  F.data_submit = submit;
+  F.data_retrieve = retrieve;
+  F.data_delete = dataDelete;
+  F.run_target_region = runRegion;
+  F.run_target_team_region = runTeamRegion;
+  bool Async;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    Async = S.Cfg.Async;
+  }
+  if (Async) {
+    F.data_submit_async = submitAsync;
+    F.data_retrieve_async = retrieveAsync;
+    F.run_target_region_async = runRegionAsync;
+    F.run_target_team_region_async = runTeamRegionAsync;
+    F.synchronize = synchronize;
+  }
+  return Plugin::fromFunctions(Async ? "fake-async" : "fake-sync", F);
+}
+
+void failAlloc(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  S.FailAllocAt = N ? S.Count.Alloc + N : 0;
+}
+void failSubmit(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  S.FailSubmitAt = N ? S.Count.Submit + N : 0;
+}
+void failRetrieve(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  S.FailRetrieveAt = N ? S.Count.Retrieve + N : 0;
+}
+void failLaunch(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  S.FailLaunchAt = N ? S.Count.Launch + N : 0;
+}
+
+Counters counters() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return S.Count;
+}
+size_t liveAllocations() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return S.Live.size();
+}
+size_t liveQueues() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return S.LiveQueues;
+}
+bool isDeviceBuffer(const void *P) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  if (S.Live.count(const_cast<void *>(P))) return true;
+  for (void *B : S.ImageBuffers)
+    if (B == P) return true;
+  return false;
+}
+std::vector<LaunchRecord> launches() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return S.Launches;
+}
+void setKernel(int K, KernelFn Fn) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  S.Kernels[K] = std::move(Fn);
+}
+void *region(int K) { return &HostRegions[K]; }
+
+Binary::Binary() {
+  static const char *Names[] = {"kernel0", "kernel1", "kernel2", "kernel3"};
+  static_assert(kNumKernels == 4);
+  for (int K = 0; K < kNumKernels; ++K)
+    Entries_.push_back({region(K), const_cast<char *>(Names[K]), 0, 0, 0});
+  Entries_.push_back({GlobalArray, const_cast<char *>("GlobalArray"), sizeof(GlobalArray), 0, 0});
+  Image_ = {&TheImage, &TheImage + 1, Entries_.data(), Entries_.data() + Entries_.size()};
+  Desc_ = {1, &Image_, Entries_.data(), Entries_.data() + Entries_.size()};
+}
+
+}  // namespace fake
+
+// ---------------------------------------------------------------------------
+
+void RuntimeTest::SetUp() {
+  fake::reset(config());
+  Runtime::start();
+  Runtime::get().devices().addPlugin(fake::makePlugin());
+  Runtime::get().registerLib(Bin.desc());
+  auto Dev = Runtime::get().readyDevice(0, "test");
+  ASSERT_TRUE(static_cast<bool>(Dev)) << Dev.error().message();
+  D = *Dev;
+}
+
+void RuntimeTest::TearDown() {
+  if (CheckLeaks) {
+    EXPECT_EQ(fake::liveAllocations(), 0u) << "device memory leaked";
+  }
+  EXPECT_EQ(fake::liveQueues(), 0u) << "a queue was never synchronized";
+  Runtime::stop();
+  fake::reset(fake::Config());
+}
+
+
+#define OMPT_BUILD_ARGS(Args)                                                   \
+  std::vector<void *> Bases, Begins, Mappers;                                   \
+  std::vector<int64_t> Sizes, Types;                                            \
+  bool AnyMapper = false;                                                       \
+  for (const Arg &X : Args) {                                                   \
+    Bases.push_back(X.Base);                                                    \
+    Begins.push_back(X.Begin);                                                  \
+    Sizes.push_back(X.Size);                                                    \
+    Types.push_back(X.Type);                                                    \
+    Mappers.push_back(X.Mapper);                                                \
+    AnyMapper |= X.Mapper != nullptr;                                           \
+  }                                                                             \
+  MapArgs A;                                                                    \
+  A.Num = static_cast<int32_t>(Args.size());                                    \
+  A.Bases = Bases.data();                                                       \
+  A.Begins = Begins.data();                                                     \
+  A.Sizes = Sizes.data();                                                       \
+  A.Types = Types.data();                                                       \
+  A.Mappers = AnyMapper ? Mappers.data() : nullptr;
+
+static Status runPhase(Device &Dev, const MapArgs &A,
+                       Status (*Phase)(Device &, const MapArgs &, AsyncInfo &)) {
+  AsyncInfo Async(Dev);
+  Status S = Phase(Dev, A, Async);
+  Status Sync = Async.synchronize();
+  if (!S) return S;
+  return Sync;
+}
+
+Status RuntimeTest::begin(std::vector<Arg> Args) {
+  OMPT_BUILD_ARGS(Args)
+  return runPhase(*D, A, [](Device &Dv, const MapArgs &M, AsyncInfo &Q) { return dataBegin(Dv, M, Q); });
+}
+Status RuntimeTest::end(std::vector<Arg> Args) {
+  OMPT_BUILD_ARGS(Args)
+  return runPhase(*D, A, [](Device &Dv, const MapArgs &M, AsyncInfo &Q) { return dataEnd(Dv, M, Q); });
+}
+Status RuntimeTest::update(std::vector<Arg> Args) {
+  OMPT_BUILD_ARGS(Args)
+  return runPhase(*D, A, dataUpdate);
+}
+Status RuntimeTest::target(int Kernel, std::vector<Arg> Args, bool Teams, int32_t NumTeams,
+                           int32_t ThreadLimit) {
+  OMPT_BUILD_ARGS(Args)
+  LaunchParams L;
+  L.HostRegion = fake::region(Kernel);
+  L.Teams = Teams;
+  L.NumTeams = NumTeams;
+  L.ThreadLimit = ThreadLimit;
+  return runTargetRegion(nullptr, *D, A, L);
+}
+
+RuntimeTest::EntryInfo RuntimeTest::entry(const void *Hst, int64_t Size) {
+  EntryInfo I;
+  std::lock_guard<std::mutex> L(D->mappings().Mutex);
+  LookupResult R = D->mappings().lookup(reinterpret_cast<uintptr_t>(Hst), Size);
+  if (!R.IsContained) return I;
+  I.Mapped = true;
+  I.Dyn = R.Entry->DynRef;
+  I.Hold = R.Entry->HoldRef;
+  I.HstBegin = R.Entry->HstBegin;
+  I.HstEnd = R.Entry->HstEnd;
+  I.Tgt = reinterpret_cast<void *>(R.Entry->TgtBegin +
+                                   (reinterpret_cast<uintptr_t>(Hst) - R.Entry->HstBegin));
+  return I;
+}
+
+size_t RuntimeTest::tableSize() {
+  std::lock_guard<std::mutex> L(D->mappings().Mutex);
+  size_t N = 0;
+  D->mappings().forEach([&](const MapEntry &E) { N += E.DynRef != kInfiniteRef; });
+  return N;
+}

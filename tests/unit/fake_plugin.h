@@ -1,0 +1,128 @@
+// An in-process fake plugin for the core's unit tests, and a GoogleTest
+// fixture that starts a runtime with it.
+//
+// "Device memory" is host memory from malloc, one buffer per allocation,
+// tracked so that tests can read device contents and check that every
+// allocation was freed. Fresh allocations are filled with kFillByte so that
+// bytes never copied are recognizable. With Config::Async the asynchronous
+// entries are present and queue their work until synchronize (like a GPU
+// stream); without it only the synchronous entries exist.
+//
+// Fault injection: failX(N) makes the Nth call of X from now on (1-based)
+// return OFFLOAD_FAIL (allocation returns null). Every entry counts its calls.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "async_info.h"
+#include "data_constructs.h"
+#include "plugin.h"
+#include "runtime.h"
+
+namespace fake {
+
+constexpr uint64_t kImageMagic = 0x46414b45494d4721ULL;
+constexpr unsigned char kFillByte = 0xA5;
+constexpr int kNumKernels = 4;
+
+struct Config {
+  int32_t NumDevices = 1;
+  bool Async = true;
+  unsigned DelayUs = 0;  // sleep in every copy and launch
+};
+
+struct Counters {
+  uint64_t Alloc = 0, Delete = 0, Submit = 0, Retrieve = 0, Launch = 0, Synchronize = 0,
+           InitDevice = 0, LoadBinary = 0, AsyncCalls = 0;
+};
+
+struct LaunchRecord {
+  int32_t DeviceId;
+  int Kernel;
+  std::vector<void *> Args;  // Args[i] + Offsets[i], as a kernel receives them
+  bool Teams;
+  int32_t NumTeams;
+  int32_t ThreadLimit;
+};
+
+// Runs (at execution time of the launch) with the kernel's arguments.
+using KernelFn = std::function<void(const std::vector<void *> &Args)>;
+
+// Host copy of the one declare-target global every test binary registers.
+extern int GlobalArray[4];
+
+// The fake's global state; reset() by the fixture before each test.
+void reset(const Config &C);
+std::unique_ptr<omptarget::core::Plugin> makePlugin();
+
+void failAlloc(uint64_t N);
+void failSubmit(uint64_t N);
+void failRetrieve(uint64_t N);
+void failLaunch(uint64_t N);
+
+Counters counters();
+size_t liveAllocations();  // device buffers not freed (image globals excluded)
+size_t liveQueues();
+bool isDeviceBuffer(const void *P);  // start of a live allocation or of an image global
+std::vector<LaunchRecord> launches();
+void setKernel(int K, KernelFn Fn);
+// Host region id of kernel K (what clang passes to __tgt_target).
+void *region(int K);
+
+// A registered binary with kNumKernels kernels and the global GlobalArray.
+class Binary {
+ public:
+  Binary();
+  __tgt_bin_desc *desc() { return &Desc_; }
+
+ private:
+  std::vector<__tgt_offload_entry> Entries_;
+  __tgt_device_image Image_{};
+  __tgt_bin_desc Desc_{};
+};
+
+}  // namespace fake
+
+// Starts a runtime with the fake plugin and one registered binary; device 0
+// is ready. TearDown checks that no device memory and no queue leaked.
+class RuntimeTest : public ::testing::Test {
+ protected:
+  virtual fake::Config config() { return {}; }
+  void SetUp() override;
+  void TearDown() override;
+
+  struct Arg {
+    void *Base;
+    void *Begin;
+    int64_t Size;
+    int64_t Type;
+    void *Mapper = nullptr;
+  };
+  static Arg map(void *P, int64_t Size, int64_t Type) { return {P, P, Size, Type}; }
+
+  // One construct each: the phase, then the construct's synchronization.
+  omptarget::Status begin(std::vector<Arg> Args);
+  omptarget::Status end(std::vector<Arg> Args);
+  omptarget::Status update(std::vector<Arg> Args);
+  omptarget::Status target(int Kernel, std::vector<Arg> Args, bool Teams = false,
+                           int32_t NumTeams = 0, int32_t ThreadLimit = 0);
+
+  struct EntryInfo {
+    bool Mapped = false;
+    uint64_t Dyn = 0, Hold = 0;
+    void *Tgt = nullptr;  // device address of the looked-up host address
+    uintptr_t HstBegin = 0, HstEnd = 0;
+  };
+  EntryInfo entry(const void *Hst, int64_t Size = 1);
+  size_t tableSize();  // entries, not counting declare-target globals
+
+  omptarget::core::Device *D = nullptr;
+  fake::Binary Bin;
+  bool CheckLeaks = true;
+};
