@@ -18,6 +18,7 @@ void waitForEntryTransfer(MapEntry &E) { std::lock_guard<std::mutex> Wait(E.Tran
 
 Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo &Async) {
   MappedPointer Result;
+  bool Created = false;
   auto Begin = reinterpret_cast<uintptr_t>(Req.HstBegin);
   MappingTable &T = D.mappings();
   std::unique_lock<std::mutex> TableLock(T.Mutex);
@@ -72,6 +73,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     MapEntry &E = T.insert(reinterpret_cast<uintptr_t>(Req.HstBase), Begin, Begin + Req.Size,
                            reinterpret_cast<uintptr_t>(*Tgt), Req.Hold, Req.Name);
     Result.IsNew = true;
+    Created = true;
     Result.Entry = &E;
     Result.TgtPtr = *Tgt;
     if (info::enabled(abi::kInfoMappingChanged))
@@ -97,10 +99,19 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
                   "Copying data from host to device, HstPtr=" OMPT_PTR_FMT ", TgtPtr=" OMPT_PTR_FMT
                   ", Size=%" PRId64 ", Name=%s",
                   Begin, OMPT_PTR(Result.TgtPtr), Req.Size, nameOf(Req.Name).c_str());
-    if (Status S = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async); !S) return S.takeError();
+    Status Copied = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async);
     // The copy must be complete before others use the entry: without events
     // the only way is to finish it while holding the entry lock.
-    if (Status S = D.synchronize(*Async.raw()); !S) return S.takeError();
+    if (Copied) Copied = D.synchronize(*Async.raw());
+    if (!Copied) {
+      EntryLock.unlock();
+      // Never leave an entry that claims data which did not arrive: undo the
+      // reference this call took (removing a new entry and its memory).
+      if (Created || Req.UpdateRef)
+        if (Status Undo = releaseMapping(D, Req.HstBegin, Req.Size, Req.Hold); !Undo)
+          debug::error("%s", Undo.error().message().c_str());
+      return Copied.takeError();
+    }
   } else {
     TableLock.unlock();
     waitForEntryTransfer(E);

@@ -120,11 +120,22 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
     debug::error("Failed to process data before launching the kernel.");
     return Finish(std::move(S));
   }
+  // After a failure past this point the region still drops the references
+  // it took, without copying anything back: no entry outlives a failed region.
+  auto Abandon = [&](Status S) -> Status {
+    std::vector<int64_t> NoCopyBack(A.Types, A.Types + A.Num);
+    for (int64_t &T : NoCopyBack) T &= ~static_cast<int64_t>(kMapFrom);
+    MapArgs Release = A;
+    Release.Types = NoCopyBack.data();
+    if (Status E = dataEnd(D, Release, Async); !E)
+      debug::error("releasing the mappings of a failed target region: %s", E.error().message().c_str());
+    return Finish(std::move(S));
+  };
   for (int32_t I = 0; I < A.Num; ++I) {
     int64_t Type = A.Types[I];
     if (!(Type & kMapTargetParam)) {
       if (isLambdaCapture(Type))
-        if (Status S = attachLambdaCapture(D, A, I, Async); !S) return Finish(std::move(S));
+        if (Status S = attachLambdaCapture(D, A, I, Async); !S) return Abandon(std::move(S));
       continue;
     }
     void *HstBegin = A.Begins[I];
@@ -136,7 +147,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
       Offsets.push_back(reinterpret_cast<intptr_t>(HstBase) - reinterpret_cast<intptr_t>(HstBegin));
       KernelArgs.push_back(nullptr);
       if (Status S = Privates.add(HstBegin, A.Sizes[I], Type & kMapTo, KernelArgs.size() - 1); !S)
-        return Finish(std::move(S));
+        return Abandon(std::move(S));
     } else {
       if (Type & kMapPtrAndObj) HstBase = *static_cast<void **>(HstBase);
       void *Tgt = translate(D, HstBegin, A.Sizes[I], nullptr, /*MustContain=*/false);
@@ -144,7 +155,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
       Offsets.push_back(reinterpret_cast<intptr_t>(HstBase) - reinterpret_cast<intptr_t>(HstBegin));
     }
   }
-  if (Status S = Privates.finalize(KernelArgs); !S) return Finish(std::move(S));
+  if (Status S = Privates.finalize(KernelArgs); !S) return Abandon(std::move(S));
 
   OMPT_TRACE("omptarget", "Launching %s on device %d with %zu arguments",
              Runtime::get().images().kernelName(Launch.HostRegion), D.id(), KernelArgs.size());
@@ -154,8 +165,8 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
       !S) {
     debug::error("Executing target region abort target.");
     const char *Name = Runtime::get().images().kernelName(Launch.HostRegion);
-    return Finish(makeError("kernel %s on device %d failed: %s", Name ? Name : "?", D.id(),
-                            S.error().message().c_str()));
+    return Abandon(makeError("kernel %s on device %d failed: %s", Name ? Name : "?", D.id(),
+                             S.error().message().c_str()));
   }
   if (Status S = dataEnd(D, A, Async); !S) {
     debug::error("Call to targetDataEnd failed, abort target.");

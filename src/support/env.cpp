@@ -19,7 +19,11 @@ std::optional<int64_t> parseInt(const std::string &Text) {
   std::string Trimmed = Text.substr(Begin, End - Begin + 1);
   errno = 0;
   char *Stop = nullptr;
-  long long Value = std::strtoll(Trimmed.c_str(), &Stop, 0);
+  // Decimal (leading zeros allowed, as LLVM reads these variables) or 0x-hex.
+  size_t Digits = (Trimmed[0] == '-' || Trimmed[0] == '+') ? 1 : 0;
+  bool Hex = Trimmed.size() > Digits + 1 && Trimmed[Digits] == '0' &&
+             (Trimmed[Digits + 1] == 'x' || Trimmed[Digits + 1] == 'X');
+  long long Value = std::strtoll(Trimmed.c_str(), &Stop, Hex ? 16 : 10);
   if (errno != 0 || Stop == Trimmed.c_str() || *Stop != '\0') return std::nullopt;
   return static_cast<int64_t>(Value);
 }

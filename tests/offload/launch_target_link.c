@@ -3,7 +3,7 @@
 // with enter data makes it usable, and results come back with the map.
 // LLVM 14's host plugin crashes (SIGSEGV) in the first region that touches a
 // link variable, so this pins the OpenMP semantics for our runtime.
-// REQUIRES: omptarget-core
+// REQUIRES: omptarget-core, omptarget-plugin
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>
