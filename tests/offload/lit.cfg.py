@@ -17,10 +17,11 @@ config.name = "omptarget-offload"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".c", ".cpp"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.omptarget_build_dir, "tests", "offload")
 config.excludes = ["inputs"]
 
 runtime = lit_config.params.get("runtime", "ours")
+# One output tree per configuration: CTest runs the configurations in parallel.
+config.test_exec_root = os.path.join(config.omptarget_build_dir, "tests", "offload", runtime)
 llvm_lib = os.path.join(config.llvm14_dir, "lib")
 ours_lib = config.omptarget_lib_dir
 core_lib, plugin_lib = {
