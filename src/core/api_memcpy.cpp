@@ -63,6 +63,19 @@ Expected<Device *> memcpyDevice(int DeviceNum, const char *Call, const char *Whi
   return *D;
 }
 
+// Both ends of a copy (null: the host); false after reporting a bad device.
+bool resolveEnds(const char *Call, int DstDevice, int SrcDevice, Device *&Dst, Device *&Src) {
+  auto DstDev = memcpyDevice(DstDevice, Call, "destination");
+  auto SrcDev = memcpyDevice(SrcDevice, Call, "source");
+  if (!DstDev || !SrcDev) {
+    debug::error("%s", (!DstDev ? DstDev.error() : SrcDev.error()).message().c_str());
+    return false;
+  }
+  Dst = *DstDev;
+  Src = *SrcDev;
+  return true;
+}
+
 Status copyRect(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t ElementSize,
                 int NumDims, const size_t *Volume, const size_t *DstOffsets,
                 const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims) {
@@ -97,14 +110,10 @@ OMPT_EXPORT int omp_target_memcpy(void *Dst, const void *Src, size_t Length, siz
                  !Dst ? "destination" : "source", OMPT_PTR(Dst), OMPT_PTR(Src), Length);
     return abi::kOffloadFail;
   }
-  auto DstDev = memcpyDevice(DstDevice, Call, "destination");
-  auto SrcDev = memcpyDevice(SrcDevice, Call, "source");
-  if (!DstDev || !SrcDev) {
-    debug::error("%s", (!DstDev ? DstDev.error() : SrcDev.error()).message().c_str());
-    return abi::kOffloadFail;
-  }
-  Status S = copyBytes(static_cast<char *>(Dst) + DstOffset, *DstDev,
-                       static_cast<const char *>(Src) + SrcOffset, *SrcDev, Length);
+  Device *DstDev = nullptr, *SrcDev = nullptr;
+  if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
+  Status S = copyBytes(static_cast<char *>(Dst) + DstOffset, DstDev,
+                       static_cast<const char *>(Src) + SrcOffset, SrcDev, Length);
   if (!S) {
     debug::error("%s: %s", Call, S.error().message().c_str());
     return abi::kOffloadFail;
@@ -126,13 +135,9 @@ OMPT_EXPORT int omp_target_memcpy_rect(void *Dst, const void *Src, size_t Elemen
                  Call, OMPT_PTR(Dst), OMPT_PTR(Src), ElementSize, NumDims);
     return abi::kOffloadFail;
   }
-  auto DstDev = memcpyDevice(DstDevice, Call, "destination");
-  auto SrcDev = memcpyDevice(SrcDevice, Call, "source");
-  if (!DstDev || !SrcDev) {
-    debug::error("%s", (!DstDev ? DstDev.error() : SrcDev.error()).message().c_str());
-    return abi::kOffloadFail;
-  }
-  Status S = copyRect(static_cast<char *>(Dst), *DstDev, static_cast<const char *>(Src), *SrcDev,
+  Device *DstDev = nullptr, *SrcDev = nullptr;
+  if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
+  Status S = copyRect(static_cast<char *>(Dst), DstDev, static_cast<const char *>(Src), SrcDev,
                       ElementSize, NumDims, Volume, DstOffsets, SrcOffsets, DstDimensions,
                       SrcDimensions);
   if (!S) {

@@ -21,6 +21,17 @@ bool isInitialDevice(int64_t DeviceId);
 
 namespace {
 
+// OMP_TARGET_OFFLOAD=mandatory with no device at all is fatal (handleOutcome).
+bool noDeviceAvailable(Runtime &R, ident_t *Loc, const char *Call) {
+  if (R.devices().size() > 0) return false;
+  handleOutcome(Loc,
+                makeError("%s: OMP_TARGET_OFFLOAD=mandatory but no offload device is available (no "
+                          "plugin found a device; LIBOMPTARGET_DEBUG=1 shows the plugins tried)",
+                          Call),
+                Call);
+  return true;
+}
+
 MapArgs makeArgs(int32_t Num, void **Bases, void **Begins, int64_t *Sizes, int64_t *Types,
                  map_var_info_t *Names, void **Mappers) {
   MapArgs A;
@@ -44,6 +55,7 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
                       const MapArgs &A) {
   Runtime &R = Runtime::get();
   if (R.offloadDisabled()) return;
+  if (noDeviceAvailable(R, Loc, Call)) return;
   DeviceId = resolveDevice(DeviceId);
   // The initial device is the host itself: its data environment is the host's.
   if (isInitialDevice(DeviceId)) return;
@@ -84,6 +96,7 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   Runtime &R = Runtime::get();
   // Disabled offloading: the compiler's host fallback runs the region.
   if (R.offloadDisabled()) return abi::kOffloadFail;
+  if (noDeviceAvailable(R, Loc, Call)) return abi::kOffloadFail;
   DeviceId = resolveDevice(DeviceId);
   // device(omp_get_initial_device()): the compiler's host version runs it.
   if (isInitialDevice(DeviceId)) return abi::kOffloadFail;

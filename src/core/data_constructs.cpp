@@ -23,6 +23,14 @@ bool isCombinedEntry(const MapArgs &A, int32_t I) {
   return parentIndex(A.Types[I]) < 0 && I + 1 < A.Num && parentIndex(A.Types[I + 1]) == I;
 }
 
+// Combined struct entries start at an aligned address, as clang lays out
+// their members relative to it.
+void padToStructAlignment(void *&HstBegin, int64_t &Size) {
+  int64_t Padding = static_cast<int64_t>(reinterpret_cast<uintptr_t>(HstBegin) % kStructAlignment);
+  HstBegin = static_cast<char *>(HstBegin) - Padding;
+  Size += Padding;
+}
+
 Status attachPointer(Device &D, void **PtrAddr, void *PtrTgtAddr, void *HstPtrValue,
                      void *PointeeHst, void *PointeeTgt, AsyncInfo &Async) {
   auto Delta = reinterpret_cast<uintptr_t>(PointeeHst) - reinterpret_cast<uintptr_t>(HstPtrValue);
@@ -51,11 +59,7 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMappe
     void *HstBegin = A.Begins[I];
     void *HstBase = A.Bases[I];
     int64_t Size = A.Sizes[I];
-    if (isCombinedEntry(A, I)) {
-      int64_t Padding = static_cast<int64_t>(reinterpret_cast<uintptr_t>(HstBegin) % kStructAlignment);
-      HstBegin = static_cast<char *>(HstBegin) - Padding;
-      Size += Padding;
-    }
+    if (isCombinedEntry(A, I)) padToStructAlignment(HstBegin, Size);
     map_var_info_t Name = A.Names ? A.Names[I] : nullptr;
     MapRequest Req;
     Req.Implicit = Type & kMapImplicit;
@@ -134,11 +138,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*
     }
     void *HstBegin = A.Begins[I];
     int64_t Size = A.Sizes[I];
-    if (isCombinedEntry(A, I)) {
-      int64_t Padding = static_cast<int64_t>(reinterpret_cast<uintptr_t>(HstBegin) % kStructAlignment);
-      HstBegin = static_cast<char *>(HstBegin) - Padding;
-      Size += Padding;
-    }
+    if (isCombinedEntry(A, I)) padToStructAlignment(HstBegin, Size);
     bool IsMember = Type & kMemberOfBits;
     FindRequest Req;
     Req.HstBegin = HstBegin;

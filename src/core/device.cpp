@@ -5,6 +5,8 @@
 #include "async_info.h"
 #include "debug.h"
 
+#define OMPT_HEX_FMT "0x%016" PRIxPTR
+
 namespace omptarget::core {
 
 using abi::kOffloadSuccess;
@@ -109,6 +111,29 @@ Status Device::synchronize(__tgt_async_info &Raw) {
   if (F.synchronize(PluginDeviceId_, &Raw) != kOffloadSuccess)
     return makeError("device %d: waiting for queued work failed", Id_);
   return Status::success();
+}
+
+Status Device::recordEntryEvent(MapEntry &E, AsyncInfo &Async) {
+  const auto &F = Plugin_.fn();
+  // One event per entry, created on first use and reused for every copy.
+  if (!E.Event && F.create_event(PluginDeviceId_, &E.Event) != kOffloadSuccess) {
+    E.Event = nullptr;
+    return makeError("device %d: creating an event failed", Id_);
+  }
+  if (F.record_event(PluginDeviceId_, E.Event, Async.raw()) != kOffloadSuccess)
+    return makeError("device %d: recording an event failed", Id_);
+  return Status::success();
+}
+
+Status Device::waitEntryEvent(MapEntry &E, AsyncInfo &Async) {
+  if (Plugin_.fn().wait_event(PluginDeviceId_, E.Event, Async.raw()) != kOffloadSuccess)
+    return makeError("device %d: waiting for the copy of host " OMPT_HEX_FMT " failed", Id_,
+                     E.HstBegin);
+  return Status::success();
+}
+
+void Device::destroyEvent(void *Event) {
+  if (Plugin_.fn().destroy_event) Plugin_.fn().destroy_event(PluginDeviceId_, Event);
 }
 
 }  // namespace omptarget::core

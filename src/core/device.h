@@ -53,6 +53,12 @@ class Device {
                 int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount, AsyncInfo &Async);
   Status synchronize(__tgt_async_info &Raw);
 
+  // Entry events (seed 002). Require the entry's TransferMutex.
+  bool hasEvents() const { return Plugin_.hasEvents(); }
+  Status recordEntryEvent(MapEntry &E, AsyncInfo &Async);
+  Status waitEntryEvent(MapEntry &E, AsyncInfo &Async);
+  void destroyEvent(void *Event);
+
  private:
   const int32_t Id_;
   Plugin &Plugin_;

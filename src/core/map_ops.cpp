@@ -11,9 +11,6 @@ namespace omptarget::core {
 namespace {
 std::string nameOf(map_var_info_t Name) { return info::varName(Name); }
 
-// Waits until the copy that initialized `E` has been issued (and, for
-// plugins without events, completed): the issuing thread holds the lock.
-void waitForEntryTransfer(MapEntry &E) { std::lock_guard<std::mutex> Wait(E.TransferMutex); }
 }  // namespace
 
 Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo &Async) {
@@ -100,9 +97,10 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
                   ", Size=%" PRId64 ", Name=%s",
                   Begin, OMPT_PTR(Result.TgtPtr), Req.Size, nameOf(Req.Name).c_str());
     Status Copied = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async);
-    // The copy must be complete before others use the entry: without events
-    // the only way is to finish it while holding the entry lock.
-    if (Copied) Copied = D.synchronize(*Async.raw());
+    // Others may use the entry once the copy is ordered before their work:
+    // record the entry's event on this queue (they wait for it on theirs),
+    // or, for plugins without events, finish the copy under the lock.
+    if (Copied) Copied = D.hasEvents() ? D.recordEntryEvent(E, Async) : D.synchronize(*Async.raw());
     if (!Copied) {
       EntryLock.unlock();
       // Never leave an entry that claims data which did not arrive: undo the
@@ -114,7 +112,11 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     }
   } else {
     TableLock.unlock();
-    waitForEntryTransfer(E);
+    // The copy that filled the entry has at least been issued once its lock
+    // is free; a device-side wait orders this construct after it.
+    std::lock_guard<std::mutex> Wait(E.TransferMutex);
+    if (E.Event)
+      if (Status S = D.waitEntryEvent(E, Async); !S) return S.takeError();
   }
   return Result;
 }
@@ -165,6 +167,7 @@ Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold) {
   auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
   MappingTable &T = D.mappings();
   void *TgtToFree = nullptr;
+  void *EventToFree = nullptr;
   {
     std::lock_guard<std::mutex> TableLock(T.Mutex);
     LookupResult LR = T.lookup(Begin, Size);
@@ -181,8 +184,10 @@ Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold) {
                   ", Size=%" PRId64 ", Name=%s",
                   E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
     TgtToFree = reinterpret_cast<void *>(E.TgtBegin);
+    EventToFree = E.Event;
     T.erase(E);
   }
+  if (EventToFree) D.destroyEvent(EventToFree);
   return D.release(TgtToFree);
 }
 

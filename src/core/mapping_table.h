@@ -7,8 +7,8 @@
 // pointer (PTR_AND_OBJ) so that copying a struct back never leaks a device
 // address into host memory.
 //
-// Locking: `Mutex` guards the entry map and every entry's reference counts
-// and event; `ShadowMutex` guards the shadow map. An entry's `TransferMutex`
+// Locking: `Mutex` guards the entry map and every entry's reference counts;
+// an entry's `TransferMutex` guards its event; `ShadowMutex` guards the shadow map. An entry's `TransferMutex`
 // is held while its host-to-device copy is being issued, so that a thread
 // that reuses the entry can wait for the copy to be complete (seed 002).
 // Lock order: Mutex before TransferMutex; ShadowMutex is never held with
@@ -41,7 +41,8 @@ struct MapEntry {
   bool Associated = false;
   // Held while the entry's initial H2D copy is being issued (see header comment).
   std::mutex TransferMutex;
-  // Plugin event recorded after the entry's last H2D copy (null: none / no events).
+  // Plugin event recorded after the entry's last H2D copy (null: none / no
+  // events). Guarded by TransferMutex; destroyed with the entry.
   void *Event = nullptr;
 
   int64_t size() const { return static_cast<int64_t>(HstEnd - HstBegin); }

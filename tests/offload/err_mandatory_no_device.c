@@ -1,0 +1,25 @@
+// OMP_TARGET_OFFLOAD=mandatory with no device (the host plugin is told to
+// expose 0 devices): a target region is a fatal error naming the cause, not a
+// silent run on the host.
+// REQUIRES: omptarget-core, omptarget-plugin
+// RUN: %clang-offload %s -o %t
+// RUN: not --crash %run env OMPTARGET_HOST_NUM_DEVICES=0 OMP_TARGET_OFFLOAD=mandatory %t 2>&1 | %fcheck --check-prefix=MAND
+// RUN: %run env OMPTARGET_HOST_NUM_DEVICES=0 %t 2>&1 | %fcheck --check-prefix=DEFAULT
+#include <omp.h>
+#include <stdio.h>
+
+int main(void) {
+  setbuf(stdout, NULL);
+  int x = 1;
+  // MAND: devices=0
+  // DEFAULT: devices=0
+  printf("devices=%d\n", omp_get_num_devices());
+#pragma omp target map(tofrom : x)
+  x += 1;
+  // MAND: Libomptarget error: __tgt_target: OMP_TARGET_OFFLOAD=mandatory but no offload device is available
+  // MAND: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
+  // MAND-NOT: x=
+  // DEFAULT: x=2
+  printf("x=%d\n", x);
+  return 0;
+}
