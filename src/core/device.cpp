@@ -122,6 +122,13 @@ Status Device::recordEntryEvent(MapEntry &E, AsyncInfo &Async) {
   }
   if (F.record_event(PluginDeviceId_, E.Event, Async.raw()) != kOffloadSuccess)
     return makeError("device %d: recording an event failed", Id_);
+  // The construct holds a reference to E until after its synchronization,
+  // and this action runs before any release it schedules.
+  E.CopyInFlight.store(true, std::memory_order_release);
+  Async.afterSync([&E] {
+    E.CopyInFlight.store(false, std::memory_order_release);
+    return Status::success();
+  });
   return Status::success();
 }
 

@@ -115,7 +115,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     // The copy that filled the entry has at least been issued once its lock
     // is free; a device-side wait orders this construct after it.
     std::lock_guard<std::mutex> Wait(E.TransferMutex);
-    if (E.Event)
+    if (E.Event && E.CopyInFlight.load(std::memory_order_acquire))
       if (Status S = D.waitEntryEvent(E, Async); !S) return S.takeError();
   }
   return Result;

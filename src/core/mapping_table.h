@@ -15,6 +15,7 @@
 // another lock of this table.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -44,6 +45,9 @@ struct MapEntry {
   // Plugin event recorded after the entry's last H2D copy (null: none / no
   // events). Guarded by TransferMutex; destroyed with the entry.
   void *Event = nullptr;
+  // True from recording Event until the recording construct synchronized:
+  // only then must a reusing construct wait for it.
+  std::atomic<bool> CopyInFlight{false};
 
   int64_t size() const { return static_cast<int64_t>(HstEnd - HstBegin); }
   uint64_t totalRef() const;
