@@ -10,12 +10,8 @@ Status AsyncInfo::synchronize() {
   if (Raw_.Queue) Result = Device_.synchronize(Raw_);
   // Post-sync actions run even after a failed synchronization so that device
   // memory is released; the first error is the one reported.
-  std::vector<std::function<Status()>> Actions;
-  Actions.swap(PostSync_);
-  for (auto &Action : Actions) {
-    Status S = Action();
-    if (!S && Result) Result = std::move(S);
-  }
+  Status Actions = PostSync_.runAll();
+  if (!Actions && Result) Result = std::move(Actions);
   return Result;
 }
 

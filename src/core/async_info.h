@@ -7,10 +7,9 @@
 // Not thread safe: an AsyncInfo belongs to the one thread running its construct.
 #pragma once
 
-#include <functional>
-#include <vector>
 
 #include "error.h"
+#include "inline_action.h"
 #include "omptarget/abi.h"
 
 namespace omptarget::core {
@@ -29,7 +28,7 @@ class AsyncInfo {
   __tgt_async_info *raw() { return &Raw_; }
 
   // Runs after the queue's work is complete, in registration order.
-  void afterSync(std::function<Status()> Action) { PostSync_.push_back(std::move(Action)); }
+  void afterSync(InlineAction Action) { PostSync_.push(std::move(Action)); }
 
   // Waits for the queue (if one was taken) then runs the post-sync actions.
   Status synchronize();
@@ -37,7 +36,7 @@ class AsyncInfo {
  private:
   Device &Device_;
   __tgt_async_info Raw_;
-  std::vector<std::function<Status()>> PostSync_;
+  InlineActionList PostSync_;
 };
 
 }  // namespace omptarget::core

@@ -33,9 +33,9 @@ bool fileExists(const std::string &Path) {
 }  // namespace
 
 void DeviceTable::loadPlugins() {
+  if (Loaded_.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> Lock(Mutex_);
-  if (Loaded_) return;
-  Loaded_ = true;
+  if (Loaded_.load(std::memory_order_relaxed)) return;
   const std::string Dir = ownDirectory();
   for (const std::string &Name : pluginNames()) {
     // Beside the core first, then wherever the dynamic loader finds it.
@@ -54,11 +54,12 @@ void DeviceTable::loadPlugins() {
       OMPT_TRACE("omptarget", "%s", Loaded.error().message().c_str());
   }
   OMPT_TRACE("omptarget", "%zu plugin(s) loaded", Plugins_.size());
+  Loaded_.store(true, std::memory_order_release);
 }
 
 void DeviceTable::addPlugin(std::unique_ptr<Plugin> P) {
   std::lock_guard<std::mutex> Lock(Mutex_);
-  Loaded_ = true;
+  Loaded_.store(true, std::memory_order_release);
   Plugins_.push_back(std::move(P));
 }
 

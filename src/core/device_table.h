@@ -52,7 +52,7 @@ class DeviceTable {
     int32_t Count;
   };
   std::mutex Mutex_;
-  bool Loaded_ = false;                          // guarded by Mutex_
+  std::atomic<bool> Loaded_{false};  // set once, under Mutex_
   std::vector<std::unique_ptr<Plugin>> Plugins_;  // guarded by Mutex_
   std::vector<ActivePlugin> Active_;              // guarded by Mutex_
   std::vector<std::unique_ptr<Device>> Owned_;    // guarded by Mutex_

@@ -67,6 +67,7 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
       }
     }
     Binaries_.erase(It);
+    Generation_.fetch_add(1, std::memory_order_acq_rel);
     OMPT_TRACE("omptarget", "Unregistered binary %p", static_cast<void *>(Desc));
     return;
   }
@@ -108,7 +109,28 @@ Status ImageRegistry::loadPendingImages(Device &D) {
   return Status::success();
 }
 
+namespace {
+// Per-thread memo of the last kernel lookup; valid while the registry's
+// generation is unchanged (registration and unregistration bump it).
+struct KernelMemo {
+  void *HostPtr = nullptr;
+  const Device *Dev = nullptr;
+  uint64_t Generation = 0;
+  void *Entry = nullptr;
+};
+thread_local KernelMemo LastKernel;
+}  // namespace
+
 Expected<void *> ImageRegistry::kernelFor(void *HostPtr, const Device &D) {
+  uint64_t Gen = generation();
+  if (LastKernel.HostPtr == HostPtr && LastKernel.Dev == &D && LastKernel.Generation == Gen)
+    return LastKernel.Entry;
+  Expected<void *> Found = lookupKernel(HostPtr, D);
+  if (Found) LastKernel = KernelMemo{HostPtr, &D, Gen, *Found};
+  return Found;
+}
+
+Expected<void *> ImageRegistry::lookupKernel(void *HostPtr, const Device &D) {
   std::shared_lock<std::shared_mutex> Lock(Mutex_);
   auto It = Kernels_.find(HostPtr);
   if (It == Kernels_.end())

@@ -37,6 +37,8 @@ class ImageRegistry {
 
   // The device-side entry of the kernel whose host region id is `HostPtr`.
   Expected<void *> kernelFor(void *HostPtr, const Device &D);
+  // kernelFor without the per-thread memo.
+  Expected<void *> lookupKernel(void *HostPtr, const Device &D);
   // Name of the host entry `HostPtr`, or null.
   const char *kernelName(void *HostPtr);
 

@@ -41,9 +41,18 @@ LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
   LookupResult Result;
   if (Entries_.empty()) return Result;
   uintptr_t End = Begin + static_cast<uintptr_t>(Size);
+  // Fast path: an entry starting exactly here that holds the whole range.
+  if (auto Exact = ByBegin_.find(Begin); Exact != ByBegin_.end()) {
+    MapEntry &E = *Exact->second;
+    if (E.HstBegin == E.HstEnd ? Size == 0 : End <= E.HstEnd) {
+      Result.Entry = &E;
+      Result.IsContained = true;
+      return Result;
+    }
+  }
   auto Upper = Entries_.upper_bound(Begin);
   if (Upper != Entries_.begin()) {
-    MapEntry &E = *std::prev(Upper)->second;
+    MapEntry &E = std::prev(Upper)->second;
     Result.Entry = &E;
     // A zero-sized entry contains exactly its own address.
     Result.IsContained = (Begin >= E.HstBegin && Begin < E.HstEnd && End <= E.HstEnd) ||
@@ -51,7 +60,7 @@ LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
     Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
   }
   if (!(Result.IsContained || Result.ExtendsAfter) && Upper != Entries_.end()) {
-    MapEntry &E = *Upper->second;
+    MapEntry &E = Upper->second;
     Result.Entry = &E;
     Result.ExtendsBefore = Begin < E.HstBegin && End > E.HstBegin;
     Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
@@ -62,41 +71,45 @@ LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
 
 MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt,
                                bool Hold, map_var_info_t Name, bool Infinite) {
-  auto Entry = std::make_unique<MapEntry>();
-  Entry->HstBase = Base;
-  Entry->HstBegin = Begin;
-  Entry->HstEnd = End;
-  Entry->TgtBegin = Tgt;
-  Entry->Name = Name;
-  if (Infinite) {
-    Entry->DynRef = kInfiniteRef;
-    Entry->HoldRef = 0;
-  } else {
-    Entry->DynRef = Hold ? 0 : 1;
-    Entry->HoldRef = Hold ? 1 : 0;
-  }
-  MapEntry &Ref = *Entry;
-  auto [It, Inserted] = Entries_.emplace(Begin, std::move(Entry));
+  auto [It, Inserted] = Entries_.try_emplace(Begin);
   assert(Inserted && "overlapping map entry");
-  (void)It;
   (void)Inserted;
-  return Ref;
+  MapEntry &Entry = It->second;
+  Entry.HstBase = Base;
+  Entry.HstBegin = Begin;
+  Entry.HstEnd = End;
+  Entry.TgtBegin = Tgt;
+  Entry.Name = Name;
+  if (Infinite) {
+    Entry.DynRef = kInfiniteRef;
+    Entry.HoldRef = 0;
+  } else {
+    Entry.DynRef = Hold ? 0 : 1;
+    Entry.HoldRef = Hold ? 1 : 0;
+  }
+  ByBegin_[Begin] = &Entry;
+  return Entry;
 }
 
-void MappingTable::erase(MapEntry &Entry) { Entries_.erase(Entry.HstBegin); }
+void MappingTable::erase(MapEntry &Entry) {
+  uintptr_t Begin = Entry.HstBegin;
+  ByBegin_.erase(Begin);
+  Entries_.erase(Begin);
+}
 
 void MappingTable::forEach(const std::function<void(const MapEntry &)> &Visit) const {
-  for (const auto &[Key, Entry] : Entries_) Visit(*Entry);
+  for (const auto &[Key, Entry] : Entries_) Visit(Entry);
 }
 
-std::vector<std::unique_ptr<MapEntry>> MappingTable::extractRange(uintptr_t Begin, uintptr_t End) {
-  std::vector<std::unique_ptr<MapEntry>> Result;
+size_t MappingTable::eraseRange(uintptr_t Begin, uintptr_t End) {
+  size_t Count = 0;
   auto It = Entries_.lower_bound(Begin);
   while (It != Entries_.end() && It->first < End) {
-    Result.push_back(std::move(It->second));
+    ByBegin_.erase(It->first);
     It = Entries_.erase(It);
+    ++Count;
   }
-  return Result;
+  return Count;
 }
 
 bool MappingTable::setShadow(void **HstPtrAddr, const ShadowPointer &Shadow) {

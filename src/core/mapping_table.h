@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "omptarget/abi.h"
@@ -86,8 +87,8 @@ class MappingTable {
   size_t size() const { return Entries_.size(); }
   // Visit entries in address order (for dumps and teardown).
   void forEach(const std::function<void(const MapEntry &)> &Visit) const;
-  // Entries whose host range lies in [Begin, End), then removed from the table.
-  std::vector<std::unique_ptr<MapEntry>> extractRange(uintptr_t Begin, uintptr_t End);
+  // Removes the entries that begin in [Begin, End); returns how many.
+  size_t eraseRange(uintptr_t Begin, uintptr_t End);
 
   // Shadow pointers (take ShadowMutex internally).
   // Returns true if the entry was created or its device value changed.
@@ -98,7 +99,10 @@ class MappingTable {
                      const std::function<void(void **, const ShadowPointer &)> &Visit);
 
  private:
-  std::map<uintptr_t, std::unique_ptr<MapEntry>> Entries_;
+  // Entries live in the map's nodes (stable addresses, one allocation each);
+  // ByBegin_ indexes them by exact begin address, the common lookup.
+  std::map<uintptr_t, MapEntry> Entries_;
+  std::unordered_map<uintptr_t, MapEntry *> ByBegin_;
   std::mutex ShadowMutex_;
   std::map<uintptr_t, ShadowPointer> Shadows_;
 };

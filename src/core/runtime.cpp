@@ -24,6 +24,8 @@ std::unique_ptr<Runtime> &slot() {
   return H.R;
 }
 std::atomic<bool> Stopped{false};
+// Published copy of slot()'s pointer for the hot path (no static-init guard).
+std::atomic<Runtime *> Live{nullptr};
 
 OffloadPolicy parsePolicy() {
   auto Text = env::getString("OMP_TARGET_OFFLOAD");
@@ -61,14 +63,17 @@ Runtime::~Runtime() = default;
 Runtime &Runtime::get() {
   // Calls that arrive before the library constructor ran (another library's
   // constructor) or after stop() get a runtime made on the spot.
-  if (!slot()) start();
+  if (Runtime *R = Live.load(std::memory_order_acquire)) return *R;
+  start();
   return *slot();
 }
 void Runtime::start() {
   if (!slot()) slot() = std::make_unique<Runtime>();
+  Live.store(slot().get(), std::memory_order_release);
 }
 void Runtime::stop() {
   Stopped.store(true);
+  Live.store(nullptr, std::memory_order_release);
   slot().reset();
 }
 bool Runtime::alive() { return slot() != nullptr; }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdarg>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -43,20 +44,20 @@ class [[nodiscard]] Expected {
   std::variant<T, Error> Storage_;
 };
 
-// Expected<void>: success or an Error.
+// Expected<void>: success or an Error. Success carries no string, so the
+// hot path constructs and destroys it for free.
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(Error E) : Error_(std::move(E)), Failed_(true) {}
+  Status(Error E) : Error_(std::move(E)) {}
   static Status success() { return Status(); }
 
-  explicit operator bool() const { return !Failed_; }
-  const Error &error() const { return Error_; }
-  Error takeError() { return std::move(Error_); }
+  explicit operator bool() const { return !Error_.has_value(); }
+  const Error &error() const { return *Error_; }
+  Error takeError() { return std::move(*Error_); }
 
  private:
-  Error Error_{""};
-  bool Failed_ = false;
+  std::optional<Error> Error_;
 };
 
 }  // namespace omptarget
