@@ -170,7 +170,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*
                     info::varName(A.Names ? A.Names[I] : nullptr).c_str());
       if (Status S = D.retrieve(HstBegin, Found.TgtPtr, Size, Async); !S) return S;
     }
-    if (From || Delete) {
+    if ((From || Delete) && D.mappings().hasShadows()) {
       // After the copy lands: put back host pointer values that the copy
       // overwrote with device addresses, and forget shadows of freed storage.
       auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
@@ -210,7 +210,8 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type,
   auto End = Begin + static_cast<uintptr_t>(Size);
   if (Type & kMapFrom) {
     if (Status S = D.retrieve(HstBegin, Tgt, Size, Async); !S) return S;
-    Async.afterSync([&D, Begin, End] {
+    if (D.mappings().hasShadows())
+      Async.afterSync([&D, Begin, End] {
       D.mappings().forEachShadow(Begin, End, false, [](void **HstAddr, const ShadowPointer &S) {
         *HstAddr = S.HstPtrValue;
       });

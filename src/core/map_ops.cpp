@@ -90,6 +90,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     // Issue the copy holding the entry's lock so a thread that finds the
     // entry in the meantime waits for the data (seed 002).
     std::unique_lock<std::mutex> EntryLock(E.TransferMutex);
+    E.TransferBusy.store(true, std::memory_order_relaxed);
     TableLock.unlock();
     if (info::enabled(abi::kInfoDataTransfer))
       info::print(D.id(),
@@ -101,6 +102,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     // record the entry's event on this queue (they wait for it on theirs),
     // or, for plugins without events, finish the copy under the lock.
     if (Copied) Copied = D.hasEvents() ? D.recordEntryEvent(E, Async) : D.synchronize(*Async.raw());
+    E.TransferBusy.store(false, std::memory_order_release);
     if (!Copied) {
       EntryLock.unlock();
       // Never leave an entry that claims data which did not arrive: undo the
@@ -111,7 +113,10 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
       return Copied.takeError();
     }
   } else {
+    bool Busy = E.TransferBusy.load(std::memory_order_acquire) ||
+                E.CopyInFlight.load(std::memory_order_acquire);
     TableLock.unlock();
+    if (!Busy) return Result;
     // The copy that filled the entry has at least been issued once its lock
     // is free; a device-side wait orders this construct after it.
     std::lock_guard<std::mutex> Wait(E.TransferMutex);

@@ -115,7 +115,10 @@ size_t MappingTable::eraseRange(uintptr_t Begin, uintptr_t End) {
 bool MappingTable::setShadow(void **HstPtrAddr, const ShadowPointer &Shadow) {
   std::lock_guard<std::mutex> Lock(ShadowMutex_);
   auto [It, Inserted] = Shadows_.try_emplace(reinterpret_cast<uintptr_t>(HstPtrAddr), Shadow);
-  if (Inserted) return true;
+  if (Inserted) {
+    ShadowCount_.store(Shadows_.size(), std::memory_order_release);
+    return true;
+  }
   if (It->second.TgtPtrValue == Shadow.TgtPtrValue && It->second.TgtPtrAddr == Shadow.TgtPtrAddr)
     return false;
   It->second = Shadow;
@@ -130,6 +133,7 @@ void MappingTable::forEachShadow(uintptr_t Begin, uintptr_t End, bool Erase,
     Visit(reinterpret_cast<void **>(It->first), It->second);
     It = Erase ? Shadows_.erase(It) : std::next(It);
   }
+  ShadowCount_.store(Shadows_.size(), std::memory_order_release);
 }
 
 }  // namespace omptarget::core

@@ -49,6 +49,10 @@ struct MapEntry {
   // True from recording Event until the recording construct synchronized:
   // only then must a reusing construct wait for it.
   std::atomic<bool> CopyInFlight{false};
+  // True while a thread issues a copy into the entry (set under the table
+  // lock, cleared before TransferMutex is released): a reuser that sees both
+  // flags false needs neither the lock nor a wait.
+  std::atomic<bool> TransferBusy{false};
 
   int64_t size() const { return static_cast<int64_t>(HstEnd - HstBegin); }
   uint64_t totalRef() const;
@@ -93,6 +97,8 @@ class MappingTable {
   // Shadow pointers (take ShadowMutex internally).
   // Returns true if the entry was created or its device value changed.
   bool setShadow(void **HstPtrAddr, const ShadowPointer &Shadow);
+  // False when no pointer was ever attached (lets the hot path skip shadows).
+  bool hasShadows() const { return ShadowCount_.load(std::memory_order_acquire) > 0; }
   // Calls Visit for every shadow whose host address is in [Begin, End); erases
   // them afterwards when Erase.
   void forEachShadow(uintptr_t Begin, uintptr_t End, bool Erase,
@@ -105,6 +111,7 @@ class MappingTable {
   std::unordered_map<uintptr_t, MapEntry *> ByBegin_;
   std::mutex ShadowMutex_;
   std::map<uintptr_t, ShadowPointer> Shadows_;
+  std::atomic<size_t> ShadowCount_{0};  // Shadows_.size(), readable without the lock
 };
 
 }  // namespace omptarget::core
