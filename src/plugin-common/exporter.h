@@ -42,11 +42,11 @@ int32_t guard(const char *Call, FnT &&Body) noexcept {
 template <typename FnT>
 int32_t runSync(int32_t DeviceId, const char *Call, FnT &&Op) noexcept {
   return guard(Call, [&]() -> Status {
-    Expected<GenericDevice *> Dev = thePlugin().device(DeviceId, Call);
-    if (!Dev) return Dev.takeError();
+    GenericDevice *Dev = thePlugin().readyDevice(DeviceId);
+    if (!Dev) return thePlugin().device(DeviceId, Call).takeError();
     __tgt_async_info AsyncInfo;
-    Status S = Op(**Dev, &AsyncInfo);
-    Status Sync = (*Dev)->synchronize(&AsyncInfo);  // also returns the queue
+    Status S = Op(*Dev, &AsyncInfo);
+    Status Sync = Dev->synchronize(&AsyncInfo);  // also returns the queue
     return S ? std::move(Sync) : std::move(S);
   });
 }
@@ -55,9 +55,9 @@ int32_t runSync(int32_t DeviceId, const char *Call, FnT &&Op) noexcept {
 template <typename FnT>
 int32_t onDevice(int32_t DeviceId, const char *Call, FnT &&Op) noexcept {
   return guard(Call, [&]() -> Status {
-    Expected<GenericDevice *> Dev = thePlugin().device(DeviceId, Call);
-    if (!Dev) return Dev.takeError();
-    return Op(**Dev);
+    GenericDevice *Dev = thePlugin().readyDevice(DeviceId);
+    if (!Dev) return thePlugin().device(DeviceId, Call).takeError();
+    return Op(*Dev);
   });
 }
 

@@ -1,5 +1,6 @@
 #include "generic_device.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "debug.h"
@@ -16,7 +17,9 @@ GenericDevice::GenericDevice(GenericPlugin &Plugin, int32_t DeviceId)
           [this](void *Q) { return destroyQueueImpl(Q); }),
       EventPool_(
           "event", [this] { return createEventImpl(); },
-          [this](void *E) { return destroyEventImpl(E); }) {}
+          [this](void *E) { return destroyEventImpl(E); }),
+      MemoryManager_([this](size_t Size) { return allocImpl(Size, nullptr, abi::kAllocDefault); },
+                     [this](void *Ptr) { return freeImpl(Ptr); }) {}
 
 GenericDevice::~GenericDevice() = default;
 
@@ -30,6 +33,15 @@ Status GenericDevice::init() {
       "LIBOMPTARGET_NUM_INITIAL_STREAMS", static_cast<int64_t>(defaultInitialQueues()), 0, 1024));
   auto Events = static_cast<size_t>(env::getInt(
       "LIBOMPTARGET_NUM_INITIAL_EVENTS", static_cast<int64_t>(defaultInitialEvents()), 0, 1024));
+  // Devices with stream-ordered allocation reuse memory in stream order
+  // themselves; a cache shared by all streams would break that order.
+  auto Threshold = hasAsyncAllocation()
+                       ? 0
+                       : static_cast<size_t>(env::getInt(
+                             "LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD",
+                             static_cast<int64_t>(MemoryManager::kDefaultThreshold), 0,
+                             static_cast<int64_t>(MemoryManager::kMaxThreshold)));
+  MemoryManager_.setThreshold(Threshold);
   if (Status S = QueuePool_.init(Queues); !S) return S;
   if (Status S = EventPool_.init(Events); !S) return S;
   OMPT_TRACE(traceComponent(), "device %d initialised with %zu queue(s) and %zu event(s)",
@@ -51,9 +63,12 @@ Status GenericDevice::deinit() {
   }
   Note(QueuePool_.deinit());
   Note(EventPool_.deinit());
+  Note(MemoryManager_.deinit());
   {
     std::unique_lock Lock(ImagesMutex_);
-    Kernels_.clear();
+    Kernels_.store(nullptr, std::memory_order_release);
+    KernelTables_.clear();
+    KernelNames_.clear();
     Images_.clear();
   }
   if (Initialized_) Note(deinitImpl());
@@ -69,7 +84,7 @@ Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_imag
   if (!Loaded) return makeError("load_binary: device %d: %s", DeviceId_, Loaded.error().message().c_str());
   DeviceImage &Img = **Loaded;
 
-  std::unordered_map<void *, std::string> NewKernels;
+  std::vector<std::pair<void *, const char *>> NewKernels;
   for (const __tgt_offload_entry *E = Image.EntriesBegin; E && E != Image.EntriesEnd; ++E) {
     if (!E->name)
       return makeError("load_binary: device %d: entry %td of the image has no name", DeviceId_,
@@ -82,15 +97,35 @@ Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_imag
     __tgt_offload_entry Entry = *E;
     Entry.addr = *Addr;
     Img.entries().push_back(Entry);
-    if (E->size == 0) NewKernels.emplace(*Addr, E->name);
+    if (E->size == 0) NewKernels.emplace_back(*Addr, E->name);
     OMPT_TRACE(traceComponent(), "device %d: entry '%s' (size %zu) at %p", DeviceId_, E->name,
                E->size, *Addr);
   }
 
   std::unique_lock Lock(ImagesMutex_);
-  Kernels_.merge(NewKernels);
+  // Publish a new table: the old one plus this image's kernels (an entry
+  // already known keeps its first name). Launches may still read the old one.
+  auto Table = std::make_unique<KernelTable>();
+  if (const KernelTable *Old = Kernels_.load(std::memory_order_relaxed)) Table->Sorted = Old->Sorted;
+  for (auto &[Addr, Name] : NewKernels) {
+    auto Pos = std::lower_bound(Table->Sorted.begin(), Table->Sorted.end(), Addr,
+                                [](const auto &P, void *A) { return P.first < A; });
+    if (Pos != Table->Sorted.end() && Pos->first == Addr) continue;
+    const char *Stored = KernelNames_.emplace_back(Name).c_str();
+    Table->Sorted.insert(Pos, {Addr, Stored});
+  }
+  Kernels_.store(Table.get(), std::memory_order_release);
+  KernelTables_.push_back(std::move(Table));
   Images_.push_back(std::move(*Loaded));
   return Images_.back()->table();
+}
+
+const char *GenericDevice::findKernel(void *Entry) const {
+  const KernelTable *T = Kernels_.load(std::memory_order_acquire);
+  if (!T) return nullptr;
+  auto Pos = std::lower_bound(T->Sorted.begin(), T->Sorted.end(), Entry,
+                              [](const auto &P, void *A) { return P.first < A; });
+  return Pos != T->Sorted.end() && Pos->first == Entry ? Pos->second : nullptr;
 }
 
 size_t GenericDevice::numImages() const {
@@ -99,10 +134,8 @@ size_t GenericDevice::numImages() const {
 }
 
 std::optional<std::string> GenericDevice::kernelName(void *Entry) const {
-  std::shared_lock Lock(ImagesMutex_);
-  auto It = Kernels_.find(Entry);
-  if (It == Kernels_.end()) return std::nullopt;
-  return It->second;
+  if (const char *Name = findKernel(Entry)) return std::string(Name);
+  return std::nullopt;
 }
 
 Expected<void *> GenericDevice::queueOf(__tgt_async_info &AsyncInfo) {
@@ -162,6 +195,9 @@ void GenericDevice::printInfo() {
   std::printf("    Loaded images:                 %zu\n", numImages());
   std::printf("    Queues created:                %zu\n", QueuePool_.numCreated());
   std::printf("    Events created:                %zu\n", EventPool_.numCreated());
+  std::printf("    Memory manager threshold:      %zu bytes\n", MemoryManager_.threshold());
+  std::printf("    Cached blocks:                 %zu (%zu bytes)\n", MemoryManager_.numCached(),
+              MemoryManager_.cachedBytes());
   printInfoImpl();
   std::fflush(stdout);
 }

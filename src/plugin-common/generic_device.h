@@ -13,8 +13,12 @@
 // resets Queue to null.
 //
 // Thread safety: all public methods may be called concurrently. ImagesMutex_
-// guards Images_ and Kernels_; AsyncInfosMutex_ guards AsyncInfos_; the pools
-// lock themselves. The operations on one queue are ordered by the caller.
+// guards Images_, KernelNames_ and KernelTables_ and serialises image loads;
+// the kernel table a launch validates against is immutable once published
+// through Kernels_ (an atomic pointer: launches take no lock), and every
+// published table stays alive until deinit. AsyncInfosMutex_ guards
+// AsyncInfos_; the pools and the memory manager lock themselves. The
+// operations on one queue are ordered by the caller.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +26,14 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <deque>
+#include <atomic>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "device_image.h"
+#include "memory_manager.h"
 #include "error.h"
 #include "omptarget/abi.h"
 #include "resource_pool.h"
@@ -84,6 +91,7 @@ class GenericDevice {
   // Name of a kernel loaded on this device, or nullopt.
   std::optional<std::string> kernelName(void *Entry) const;
 
+  const MemoryManager &memoryManager() const { return MemoryManager_; }
   size_t numQueuesCreated() const { return QueuePool_.numCreated(); }
   size_t numEventsCreated() const { return EventPool_.numCreated(); }
   size_t numImages() const;
@@ -151,9 +159,20 @@ class GenericDevice {
   ResourcePool<void *> QueuePool_;
   ResourcePool<void *> EventPool_;
 
+  // Device entry -> kernel name, sorted by entry; immutable once published.
+  struct KernelTable {
+    std::vector<std::pair<void *, const char *>> Sorted;
+  };
+  // The name of a loaded kernel, or nullptr (lock-free).
+  const char *findKernel(void *Entry) const;
+
   mutable std::shared_mutex ImagesMutex_;
   std::vector<std::unique_ptr<DeviceImage>> Images_;
-  std::unordered_map<void *, std::string> Kernels_;  // device entry -> name
+  std::deque<std::string> KernelNames_;                          // stable storage of names
+  std::vector<std::unique_ptr<const KernelTable>> KernelTables_;  // every version published
+  std::atomic<const KernelTable *> Kernels_{nullptr};            // the current version
+
+  MemoryManager MemoryManager_;
 
   std::mutex AsyncInfosMutex_;
   std::vector<std::unique_ptr<__tgt_async_info>> AsyncInfos_;

@@ -31,13 +31,15 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
   if (Kind < abi::kAllocDevice || Kind > abi::kAllocDefault)
     return opError(Call, DeviceId_, formatString("invalid allocation kind %d", Kind));
   auto K = static_cast<abi::TargetAllocKind>(Kind);
+  auto USize = static_cast<size_t>(Size);
   Expected<void *> Ptr = [&]() -> Expected<void *> {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
       if (!Q) return Q.takeError();
-      return allocAsyncImpl(static_cast<size_t>(Size), HostPtr, K, *Q);
+      return MemoryManager_.retryAfterReleasing([&] { return allocAsyncImpl(USize, HostPtr, K, *Q); });
     }
-    return allocImpl(static_cast<size_t>(Size), HostPtr, K);
+    if (K == abi::kAllocDefault && MemoryManager_.handles(USize)) return MemoryManager_.allocate(USize);
+    return MemoryManager_.retryAfterReleasing([&] { return allocImpl(USize, HostPtr, K); });
   }();
   if (!Ptr)
     return opError(Call, DeviceId_,
@@ -51,6 +53,15 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
 Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
   const char *Call = AsyncInfo ? "data_delete_async" : "data_delete";
   if (!TgtPtr) return {};  // like free(NULL)
+  if (MemoryManager_.threshold() != 0) {
+    Expected<bool> Cached = MemoryManager_.release(TgtPtr);
+    if (!Cached)
+      return opError(Call, DeviceId_, formatString("cannot free %p: %s", TgtPtr, Cached.error().message().c_str()));
+    if (*Cached) {
+      OMPT_TRACE(traceComponent(), "device %d: freed %p (cached for reuse)", DeviceId_, TgtPtr);
+      return {};
+    }
+  }
   Status S = [&]() -> Status {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
@@ -124,15 +135,9 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
                                 "async info %p)",
                                 Entry, static_cast<void *>(Args), static_cast<void *>(Offsets),
                                 NumArgs, static_cast<void *>(AsyncInfo)));
-  // Names live in Kernels_' nodes, which stay put until deinit.
-  const char *Name = nullptr;
-  {
-    std::shared_lock Lock(ImagesMutex_);
-    auto It = Kernels_.find(Entry);
-    if (It == Kernels_.end())
-      return opError(Call, DeviceId_, formatString("%p is not a kernel loaded on this device", Entry));
-    Name = It->second.c_str();
-  }
+  // Names live in KernelNames_, which stays put until deinit.
+  const char *Name = findKernel(Entry);
+  if (!Name) return opError(Call, DeviceId_, formatString("%p is not a kernel loaded on this device", Entry));
   Expected<void *> Q = queueOf(*AsyncInfo);
   if (!Q) return opError(Call, DeviceId_, Q.error().message());
   if (Plugin_.infoEnabled(abi::kInfoPluginKernel))

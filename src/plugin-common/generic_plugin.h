@@ -46,6 +46,11 @@ class GenericPlugin {
   Status initDevice(int32_t DeviceId);
   // The initialised device DeviceId; Call names the entry point in errors.
   Expected<GenericDevice *> device(int32_t DeviceId, const char *Call) const;
+  // The initialised device DeviceId, or nullptr (then device() says why).
+  GenericDevice *readyDevice(int32_t DeviceId) const noexcept {
+    if (DeviceId < 0 || DeviceId >= NumDevices_) return nullptr;
+    return Table_[DeviceId].load(std::memory_order_acquire);
+  }
 
   // Safe on any input: null, ImageEnd < ImageStart, garbage.
   bool isValidBinary(const __tgt_device_image *Image);

@@ -2,12 +2,17 @@
 //
 // A pool hands out opaque handles created by a device hook and takes them back
 // for reuse; it never destroys a handle before deinit(), so after warm-up an
-// acquire/release pair costs one mutex round trip. When the pool is empty,
+// acquire/release pair costs one lock round trip each and allocates nothing
+// (every handle ever created has a fixed slot in Slots_ that only flips
+// between free and in use; acquire needs no lookup, release one FlatIndex
+// probe). When the pool is empty,
 // acquire() creates one more resource (the pool's size thus tracks the peak
 // number of resources in use at once).
 //
-// Thread safety: Mutex_ guards Free_, InUse_ and Created_. The create/destroy
-// hooks run while Mutex_ is held, so they must not call back into the pool.
+// Thread safety: Mutex_ (a SpinLock: the critical sections are a few loads
+// and stores) guards Slots_, Index_, Free_ and InUse_. acquire() calls the create
+// hook without Mutex_ held; init() and deinit() call the hooks while holding
+// it, so the hooks must not call back into the pool.
 //
 // Lifetime: the destructor does NOT destroy resources (the hooks usually call
 // virtual functions of a device that may already be half destroyed); the
@@ -20,11 +25,12 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "error.h"
+#include "flat_index.h"
+#include "spin_lock.h"
 
 namespace omptarget::plugin {
 
@@ -48,44 +54,56 @@ class ResourcePool {
       if (!H)
         return makeError("cannot create initial %s %zu of %zu: %s", Kind_.c_str(), I + 1,
                          InitialSize, H.error().message().c_str());
-      Free_.push_back(*H);
-      ++Created_;
+      Free_.push_back(addSlot(*H, false));
     }
     return {};
   }
 
   // Takes a resource from the pool, creating one if none is free.
   Expected<HandleT> acquire() {
-    std::lock_guard Lock(Mutex_);
-    if (Free_.empty()) {
-      Expected<HandleT> H = Create_();
-      if (!H)
-        return makeError("cannot create a %s (%zu in use): %s", Kind_.c_str(), InUse_.size(),
-                         H.error().message().c_str());
-      ++Created_;
-      Free_.push_back(*H);
+    {
+      std::lock_guard Lock(Mutex_);
+      if (!Free_.empty()) {
+        Slot &S = Slots_[Free_.back()];
+        Free_.pop_back();
+        S.InUse = true;
+        ++InUse_;
+        return S.H;
+      }
     }
-    HandleT H = Free_.back();
-    Free_.pop_back();
-    InUse_.insert(H);
-    return H;
+    // None free: create one outside the lock (a driver call may be slow).
+    Expected<HandleT> H = Create_();
+    std::lock_guard Lock(Mutex_);
+    if (!H)
+      return makeError("cannot create a %s (%zu in use): %s", Kind_.c_str(), InUse_,
+                       H.error().message().c_str());
+    addSlot(*H, true);
+    ++InUse_;
+    return *H;
   }
 
   // Returns a resource; a handle this pool did not hand out (or that was
   // already returned) is an error and leaves the pool unchanged.
   Status release(HandleT H) {
-    std::lock_guard Lock(Mutex_);
-    if (InUse_.erase(H) == 0)
-      return makeError("%s 0x%llx was not handed out by this device (already released?)",
-                       Kind_.c_str(), handleValue(H));
-    Free_.push_back(H);
-    return {};
+    {
+      std::lock_guard Lock(Mutex_);
+      uint32_t I = Index_.find(H);
+      if (I != FlatIndex<HandleT>::kNone && Slots_[I].InUse) {
+        Slots_[I].InUse = false;
+        --InUse_;
+        Free_.push_back(I);
+        return {};
+      }
+    }
+    return makeError("%s 0x%llx was not handed out by this device (already released?)",
+                     Kind_.c_str(), handleValue(H));
   }
 
   // Whether H is currently handed out by this pool.
   bool isInUse(HandleT H) const {
     std::lock_guard Lock(Mutex_);
-    return InUse_.count(H) != 0;
+    uint32_t I = Index_.find(H);
+    return I != FlatIndex<HandleT>::kNone && Slots_[I].InUse;
   }
 
   // Destroys every resource, including ones still handed out (reported in the
@@ -93,23 +111,23 @@ class ResourcePool {
   Status deinit() {
     std::lock_guard Lock(Mutex_);
     std::string Problems;
-    if (!InUse_.empty())
-      Problems = formatString("%zu %s(s) still in use at deinit; ", InUse_.size(), Kind_.c_str());
-    for (HandleT H : InUse_) Free_.push_back(H);
-    InUse_.clear();
-    for (HandleT H : Free_) {
-      Status S = Destroy_(H);
+    if (InUse_ != 0)
+      Problems = formatString("%zu %s(s) still in use at deinit; ", InUse_, Kind_.c_str());
+    for (const Slot &Sl : Slots_) {
+      Status S = Destroy_(Sl.H);
       if (!S) Problems += S.error().message() + "; ";
     }
     Free_.clear();
-    Created_ = 0;
+    Slots_.clear();
+    Index_.clear();
+    InUse_ = 0;
     if (!Problems.empty()) return Error(Problems.substr(0, Problems.size() - 2));
     return {};
   }
 
   size_t numCreated() const {
     std::lock_guard Lock(Mutex_);
-    return Created_;
+    return Slots_.size();
   }
   size_t numFree() const {
     std::lock_guard Lock(Mutex_);
@@ -117,10 +135,23 @@ class ResourcePool {
   }
   size_t numInUse() const {
     std::lock_guard Lock(Mutex_);
-    return InUse_.size();
+    return InUse_;
   }
 
  private:
+  struct Slot {
+    HandleT H;
+    bool InUse;
+  };
+
+  // Records a new handle; returns its slot index. Mutex_ held.
+  uint32_t addSlot(HandleT H, bool InUse) {
+    auto I = static_cast<uint32_t>(Slots_.size());
+    Slots_.push_back(Slot{H, InUse});
+    Index_.insert(H, I);
+    return I;
+  }
+
   static unsigned long long handleValue(HandleT H) {
     if constexpr (std::is_pointer_v<HandleT>)
       return reinterpret_cast<uintptr_t>(H);
@@ -131,10 +162,11 @@ class ResourcePool {
   const std::string Kind_;
   const CreateFn Create_;
   const DestroyFn Destroy_;
-  mutable std::mutex Mutex_;
-  std::vector<HandleT> Free_;
-  std::unordered_set<HandleT> InUse_;
-  size_t Created_ = 0;
+  mutable SpinLock Mutex_;
+  std::vector<Slot> Slots_;        // every handle created, in creation order
+  FlatIndex<HandleT> Index_;       // handle -> index in Slots_
+  std::vector<uint32_t> Free_;     // indices of the free slots
+  size_t InUse_ = 0;
 };
 
 }  // namespace omptarget::plugin

@@ -9,7 +9,9 @@
 namespace omptarget::host {
 
 // Calls void Entry(void *, ..., void *) with NumArgs pointer arguments,
-// argument I being (char *)Args[I] + Offsets[I].
+// argument I being (char *)Args[I] + Offsets[I]. Up to 16 arguments the call
+// is a direct one through a function pointer of that type; beyond, through
+// libffi with a cif prepared once per argument count (up to 64) or per call.
 Status callWithPointerArgs(void *Entry, void **Args, const ptrdiff_t *Offsets, int32_t NumArgs);
 
 }  // namespace omptarget::host

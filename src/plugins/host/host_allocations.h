@@ -2,7 +2,10 @@
 //
 // Every block handed out by data_alloc is registered, so that freeing an
 // unknown pointer (never allocated here, allocated by another device, or
-// already freed) is a clear error instead of heap corruption.
+// already freed) is a clear error instead of heap corruption. Small blocks
+// the generic memory manager keeps for reuse stay registered here (they are
+// still allocated); the manager itself rejects a second free of such a block
+// before it could reach release().
 // Mutex_ guards Live_ and LiveBytes_.
 #pragma once
 

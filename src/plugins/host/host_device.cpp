@@ -129,8 +129,9 @@ Status HostDevice::initDeviceInfoImpl(__tgt_device_info &Info) {
 void HostDevice::printInfoImpl() {
   std::printf("    Device type:                   host (x86_64), runs offloaded code on the CPU\n");
   std::printf("    Queue mode:                    synchronous\n");
-  std::printf("    Live allocations:              %zu block(s), %zu bytes\n", Allocations_.liveBlocks(),
-              Allocations_.liveBytes());
+  // The registry also holds the blocks the memory manager keeps for reuse.
+  std::printf("    Device blocks:                 %zu block(s), %zu bytes (%zu cached for reuse)\n",
+              Allocations_.liveBlocks(), Allocations_.liveBytes(), memoryManager().numCached());
 }
 
 }  // namespace omptarget::host

@@ -10,9 +10,15 @@
 // HostEvent: record() on a queue bumps Recorded_ and enqueues an operation
 // that marks that generation complete; a wait (on a queue or on the host)
 // waits for the generation last recorded at the time of the call. An event
-// never recorded is complete. Mutex_ guards Recorded_ and Completed_.
+// never recorded is complete. Recorded_ and Completed_ are atomics, so that
+// in Immediate mode record/wait/sync take no lock at all; Mutex_ and
+// CompletedCV_ are used only by a waiter that must block (Waiters_ > 0):
+// complete() publishes Completed_ before it reads Waiters_, and a waiter
+// counts itself in Waiters_ before it checks Completed_ under Mutex_, so no
+// wake-up is lost (both sides use sequentially consistent operations).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -42,12 +48,13 @@ class HostEvent {
  private:
   void complete(uint64_t Generation);
   void waitFor(uint64_t Generation);
-  uint64_t lastRecorded();
+  uint64_t lastRecorded() const { return Recorded_.load(); }
 
+  std::atomic<uint64_t> Recorded_{0};
+  std::atomic<uint64_t> Completed_{0};
+  std::atomic<uint32_t> Waiters_{0};
   std::mutex Mutex_;
   std::condition_variable CompletedCV_;
-  uint64_t Recorded_ = 0;
-  uint64_t Completed_ = 0;
 };
 
 }  // namespace omptarget::host

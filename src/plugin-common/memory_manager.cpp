@@ -1,0 +1,119 @@
+#include "memory_manager.h"
+
+#include <algorithm>
+
+namespace omptarget::plugin {
+
+void MemoryManager::setThreshold(size_t Threshold) {
+  std::lock_guard Lock(Mutex_);
+  Threshold_ = std::min(Threshold, kMaxThreshold);
+}
+
+Expected<void *> MemoryManager::allocate(size_t Size) {
+  unsigned Class = classOf(Size);
+  {
+    std::lock_guard Lock(Mutex_);
+    std::vector<uint32_t> &List = Free_[Class];
+    if (!List.empty()) {
+      Block &B = Blocks_[List.back()];
+      List.pop_back();
+      B.Cached = false;
+      --NumCached_;
+      CachedBytes_ -= classSize(Class);
+      return B.Ptr;
+    }
+  }
+  Expected<void *> P = retryAfterReleasing([&] { return Alloc_(classSize(Class)); });
+  if (!P) return P;
+  std::lock_guard Lock(Mutex_);
+  uint32_t I = Index_.find(*P);
+  if (I == FlatIndex<void *>::kNone) {  // a forgotten block's address may come back
+    I = static_cast<uint32_t>(Blocks_.size());
+    Blocks_.push_back(Block{*P, Class, false});
+    Index_.insert(*P, I);
+  } else {
+    Blocks_[I] = Block{*P, Class, false};
+  }
+  return P;
+}
+
+Expected<bool> MemoryManager::release(void *Ptr) {
+  std::lock_guard Lock(Mutex_);
+  uint32_t I = Index_.find(Ptr);
+  if (I == FlatIndex<void *>::kNone) return false;
+  Block &B = Blocks_[I];
+  if (B.Cached)
+    return makeError("not a live allocation of this device (already freed; the block is cached "
+                     "for reuse)");
+  B.Cached = true;
+  Free_[B.Class].push_back(I);
+  ++NumCached_;
+  CachedBytes_ += classSize(B.Class);
+  return true;
+}
+
+size_t MemoryManager::freeAll(std::vector<void *> &Blocks) {
+  size_t Failures = 0;
+  for (void *P : Blocks)
+    if (!FreeBlock_(P)) ++Failures;
+  if (Failures) {
+    std::lock_guard Lock(Mutex_);
+    BackendFailures_ += Failures;
+  }
+  return Blocks.size();
+}
+
+size_t MemoryManager::releaseCache() {
+  std::vector<void *> Cached;
+  {
+    std::lock_guard Lock(Mutex_);
+    if (NumCached_ == 0) return 0;
+    // Keep the handed-out blocks only, and index them anew.
+    Cached.reserve(NumCached_);
+    std::vector<Block> Kept;
+    Kept.reserve(Blocks_.size() - NumCached_);
+    for (const Block &B : Blocks_) (B.Cached ? Cached.push_back(B.Ptr) : Kept.push_back(B));
+    Blocks_ = std::move(Kept);
+    Index_.clear();
+    for (uint32_t I = 0; I < Blocks_.size(); ++I) Index_.insert(Blocks_[I].Ptr, I);
+    for (auto &List : Free_) List.clear();
+    NumCached_ = 0;
+    CachedBytes_ = 0;
+  }
+  return freeAll(Cached);
+}
+
+Status MemoryManager::deinit() {
+  releaseCache();
+  std::lock_guard Lock(Mutex_);
+  Blocks_.clear();
+  Index_.clear();
+  if (BackendFailures_ != 0) {
+    size_t N = BackendFailures_;
+    BackendFailures_ = 0;
+    return makeError("memory manager: %zu cached block(s) could not be freed", N);
+  }
+  return {};
+}
+
+size_t MemoryManager::numCached() const {
+  std::lock_guard Lock(Mutex_);
+  return NumCached_;
+}
+
+size_t MemoryManager::cachedBytes() const {
+  std::lock_guard Lock(Mutex_);
+  return CachedBytes_;
+}
+
+size_t MemoryManager::numHandedOut() const {
+  std::lock_guard Lock(Mutex_);
+  return Blocks_.size() - NumCached_;
+}
+
+size_t MemoryManager::numBackendFailures() const {
+  std::lock_guard Lock(Mutex_);
+  return BackendFailures_;
+}
+
+}  // namespace omptarget::plugin

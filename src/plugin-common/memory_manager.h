@@ -1,0 +1,128 @@
+// MemoryManager: a per-device cache of small freed device blocks.
+//
+// Allocating and freeing device memory through the driver is expensive
+// (cuMemAlloc/cuMemFree; on the host device aligned_alloc plus the
+// allocation registry), and target constructs allocate and free the same
+// small sizes over and over. Blocks of at most Threshold bytes are therefore
+// rounded up to a power-of-two size class (64 bytes at least) and, when
+// freed, kept in the free list of their class instead of being returned to
+// the device; the next allocation of that class reuses one.
+//
+//   * Threshold 0 disables the cache: allocate() is never asked (handles()
+//     is false for every size) and release() never takes a block.
+//   * A block in a free list is NOT live: freeing it again is reported as a
+//     double free, like freeing an unknown pointer on the device would be.
+//   * When the backend cannot allocate, every cached block is given back to
+//     the device and the allocation is retried once (allocate() does this
+//     for cached sizes; retryAfterReleasing() for the caller's other sizes).
+//   * The cache holds only blocks it handed out itself; any other pointer is
+//     left to the caller (release() answers false).
+//
+// Thread safety: Mutex_ (a SpinLock: it is held for a hash lookup and a
+// vector push/pop only) guards Blocks_, Free_ and the counters; Threshold_ is
+// written only by setThreshold() before the device is used. The backend
+// (Alloc_/Free_ hooks) is always called WITHOUT Mutex_ held, so it may block
+// or call back into the device.
+//
+// Lifetime: releaseCache()/deinit() give cached blocks back through the
+// backend; blocks still handed out are forgotten by deinit() (the device
+// frees whatever is left when it tears down).
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>  // std::lock_guard
+#include <vector>
+
+#include "error.h"
+#include "flat_index.h"
+#include "spin_lock.h"
+
+namespace omptarget::plugin {
+
+class MemoryManager {
+ public:
+  using AllocFn = std::function<Expected<void *>(size_t)>;
+  using FreeFn = std::function<Status(void *)>;
+
+  static constexpr size_t kDefaultThreshold = 8 * 1024;
+  static constexpr size_t kMinClassSize = 64;
+  static constexpr size_t kMaxThreshold = size_t{1} << 30;
+
+  MemoryManager(AllocFn Alloc, FreeFn Free) : Alloc_(std::move(Alloc)), FreeBlock_(std::move(Free)) {}
+  MemoryManager(const MemoryManager &) = delete;
+  MemoryManager &operator=(const MemoryManager &) = delete;
+
+  // Sets the threshold (clamped to kMaxThreshold); only while nothing is cached
+  // or handed out (device initialisation, tests).
+  void setThreshold(size_t Threshold);
+  size_t threshold() const { return Threshold_; }
+
+  // Whether allocations of Size bytes go through the cache.
+  bool handles(size_t Size) const { return Size <= Threshold_ && Threshold_ != 0; }
+
+  // The size class of Size (handles(Size) must hold) and its block size.
+  static unsigned classOf(size_t Size) {
+    if (Size <= kMinClassSize) return 0;
+    return static_cast<unsigned>(std::bit_width(Size - 1)) - kMinClassLog2;
+  }
+  static size_t classSize(unsigned Class) { return kMinClassSize << Class; }
+
+  // A block of at least Size bytes (handles(Size) must hold): a cached one of
+  // Size's class, or a new one of the class size from the backend (on failure:
+  // release the cache, retry once).
+  Expected<void *> allocate(size_t Size);
+
+  // Takes Ptr back into the cache when the cache handed it out: true. False
+  // when Ptr is not one of the cache's blocks (the caller frees it itself).
+  // An error when Ptr is already cached (a double free).
+  Expected<bool> release(void *Ptr);
+
+  // Runs Alloc(); when it fails and the cache held blocks, gives them back to
+  // the device and runs Alloc() once more.
+  template <typename FnT>
+  Expected<void *> retryAfterReleasing(FnT &&Alloc) {
+    Expected<void *> P = Alloc();
+    if (P || releaseCache() == 0) return P;
+    return Alloc();
+  }
+
+  // Gives every cached block back to the backend; returns how many.
+  size_t releaseCache();
+  // releaseCache() and forgets the blocks still handed out.
+  Status deinit();
+
+  size_t numCached() const;       // blocks in the free lists
+  size_t cachedBytes() const;     // their total class size
+  size_t numHandedOut() const;    // cache blocks currently in use
+  size_t numBackendFailures() const;  // backend errors seen by release paths
+
+ private:
+  static constexpr unsigned kMinClassLog2 = 6;  // log2(kMinClassSize)
+  static constexpr unsigned kNumClasses = 31 - kMinClassLog2;  // up to 2^30
+
+  struct Block {
+    void *Ptr;
+    unsigned Class;
+    bool Cached;
+  };
+
+  // Frees Blocks through the backend (without Mutex_ held).
+  size_t freeAll(std::vector<void *> &Blocks);
+
+  const AllocFn Alloc_;
+  const FreeFn FreeBlock_;
+  size_t Threshold_ = 0;
+
+  mutable SpinLock Mutex_;
+  std::vector<Block> Blocks_;                 // every block of the cache, handed out or cached
+  FlatIndex<void *> Index_;                   // block address -> index in Blocks_
+  std::vector<uint32_t> Free_[kNumClasses];   // indices of the cached blocks, per class
+  size_t NumCached_ = 0;
+  size_t CachedBytes_ = 0;
+  size_t BackendFailures_ = 0;
+};
+
+}  // namespace omptarget::plugin
