@@ -1,11 +1,25 @@
 #!/bin/sh
 # One command on a fresh machine: install what is missing, build, run every
-# test (unit tests, export check, offload programs on our runtime and in both
-# interop mixes with LLVM 14). CTest prints the summary.
+# test. First the unit tests under ThreadSanitizer and under
+# AddressSanitizer+UndefinedBehaviorSanitizer (their own build trees), then
+# the main suite through CTest (unit tests, export check, the offload programs
+# on our runtime and on both interop mixes with LLVM 14), whose summary ends
+# the output. SANITIZERS=0 skips the sanitizer builds.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh"
 build=${BUILD_DIR:-$root/build}
+if [ "${SANITIZERS:-1}" != 0 ]; then
+  for san in thread address,undefined; do
+    dir="$build-$(echo "$san" | tr ',' '-')"
+    echo "=== unit tests under -fsanitize=$san ($dir)"
+    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DOMPTARGET_SANITIZER="$san" -DOMPTARGET_BUILD_BENCH=OFF >/dev/null
+    cmake --build "$dir" -j "${JOBS:-2}" --target omptarget_unit_tests
+    TSAN_OPTIONS=halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      "$dir/bin/omptarget_unit_tests" --gtest_brief=1
+  done
+fi
+"$root/scripts/build.sh"
 cd "$build"
 ctest --output-on-failure -j "${JOBS:-2}"
