@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory_resource>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -107,8 +108,11 @@ class MappingTable {
  private:
   // Entries live in the map's nodes (stable addresses, one allocation each);
   // ByBegin_ indexes them by exact begin address, the common lookup.
-  std::map<uintptr_t, MapEntry> Entries_;
-  std::unordered_map<uintptr_t, MapEntry *> ByBegin_;
+  // Nodes come from a pool (guarded by Mutex, like the containers): mapping
+  // and unmapping a fresh array then costs no trip to malloc.
+  std::pmr::unsynchronized_pool_resource NodePool_;
+  std::pmr::map<uintptr_t, MapEntry> Entries_{&NodePool_};
+  std::pmr::unordered_map<uintptr_t, MapEntry *> ByBegin_{&NodePool_};
   std::mutex ShadowMutex_;
   std::map<uintptr_t, ShadowPointer> Shadows_;
   std::atomic<size_t> ShadowCount_{0};  // Shadows_.size(), readable without the lock

@@ -2,6 +2,9 @@
 
 #include <cinttypes>
 #include <cstring>
+#include <array>
+#include <cstddef>
+#include <memory_resource>
 #include <vector>
 
 #include "debug.h"
@@ -47,7 +50,7 @@ class PrivateArguments {
     return Status::success();
   }
 
-  Status finalize(std::vector<void *> &KernelArgs) {
+  Status finalize(std::pmr::vector<void *> &KernelArgs) {
     for (auto &[Slot, Ptr] : Direct_) KernelArgs[Slot] = Ptr;
     if (Pending_.empty()) return Status::success();
     auto Tgt = D_.allocate(static_cast<int64_t>(Packed_.size()), Packed_.data(), kAllocDefault);
@@ -103,8 +106,11 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
 
   AsyncInfo Async(D);
   PrivateArguments Privates(D, Async);
-  std::vector<void *> KernelArgs;
-  std::vector<ptrdiff_t> Offsets;
+  // Argument lists live on the stack for the usual handful of arguments.
+  std::array<std::byte, 1024> ArgBuffer;
+  std::pmr::monotonic_buffer_resource ArgMemory(ArgBuffer.data(), ArgBuffer.size());
+  std::pmr::vector<void *> KernelArgs(&ArgMemory);
+  std::pmr::vector<ptrdiff_t> Offsets(&ArgMemory);
   KernelArgs.reserve(static_cast<size_t>(A.Num));
   Offsets.reserve(static_cast<size_t>(A.Num));
   // Every exit synchronizes once, then frees the private copies.
