@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "free_list_resource.h"
 #include "omptarget/abi.h"
 
 namespace omptarget::core {
@@ -108,9 +109,11 @@ class MappingTable {
  private:
   // Entries live in the map's nodes (stable addresses, one allocation each);
   // ByBegin_ indexes them by exact begin address, the common lookup.
-  // Nodes come from a pool (guarded by Mutex, like the containers): mapping
-  // and unmapping a fresh array then costs no trip to malloc.
-  std::pmr::unsynchronized_pool_resource NodePool_;
+  // Nodes come from chunks (locality for lookups in large tables) through
+  // free lists (mapping and unmapping a fresh array costs no trip to
+  // malloc). Both are guarded by Mutex, like the containers.
+  std::pmr::monotonic_buffer_resource NodeChunks_;
+  FreeListResource NodePool_{&NodeChunks_};
   std::pmr::map<uintptr_t, MapEntry> Entries_{&NodePool_};
   std::pmr::unordered_map<uintptr_t, MapEntry *> ByBegin_{&NodePool_};
   std::mutex ShadowMutex_;
