@@ -70,17 +70,9 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
                                                        : "Updating OpenMP data";
     info::printArguments(Loc, (*D)->id(), Region, A.Num, A.Sizes, A.Types, A.Names);
   }
-  Status S;
-  {
-    AsyncInfo Async(**D);
-    switch (Kind) {
-    case DataPhaseKind::Begin: S = dataBegin(**D, A, Async); break;
-    case DataPhaseKind::End: S = dataEnd(**D, A, Async); break;
-    case DataPhaseKind::Update: S = dataUpdate(**D, A, Async); break;
-    }
-    Status Sync = Async.synchronize();
-    if (S && !Sync) S = std::move(Sync);
-  }
+  static constexpr DataConstruct Construct[] = {DataConstruct::Begin, DataConstruct::End,
+                                                 DataConstruct::Update};
+  Status S = runDataConstruct(**D, Construct[static_cast<int>(Kind)], A);
   if (!S) {
     static const char *Failed[] = {"Call to targetDataBegin failed, abort target.",
                                    "Call to targetDataEnd failed, abort target.",

@@ -8,6 +8,12 @@ namespace omptarget::core {
 Status AsyncInfo::synchronize() {
   Status Result;
   if (Raw_.Queue) Result = Device_.synchronize(Raw_);
+  if (!Result) {
+    if (Status Undo = OnFailure_.runAll(); !Undo)
+      debug::error("%s", Undo.error().message().c_str());
+  } else if (!OnFailure_.empty()) {
+    OnFailure_.clear();
+  }
   // Post-sync actions run even after a failed synchronization so that device
   // memory is released; the first error is the one reported.
   Status Actions = PostSync_.runAll();

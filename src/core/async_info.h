@@ -30,13 +30,24 @@ class AsyncInfo {
   // Runs after the queue's work is complete, in registration order.
   void afterSync(InlineAction Action) { PostSync_.push(std::move(Action)); }
 
-  // Waits for the queue (if one was taken) then runs the post-sync actions.
+  // Runs only if the queued work fails (before the post-sync actions): undo
+  // what the construct claimed, e.g. entries whose data never arrived.
+  void onFailure(InlineAction Action) { OnFailure_.push(std::move(Action)); }
+  // Data-entering constructs (enter data, target data) keep their new entries
+  // after they end, so only they need onFailure rollbacks.
+  void enableRollback() { Rollback_ = true; }
+  bool rollbackEnabled() const { return Rollback_; }
+
+  // Waits for the queue (if one was taken), runs the failure actions if that
+  // failed, then the post-sync actions.
   Status synchronize();
 
  private:
   Device &Device_;
   __tgt_async_info Raw_;
   InlineActionList PostSync_;
+  InlineActionList OnFailure_;
+  bool Rollback_ = false;
 };
 
 }  // namespace omptarget::core

@@ -306,4 +306,19 @@ Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
   return Status::success();
 }
 
+Status runDataConstruct(Device &D, DataConstruct Kind, const MapArgs &A) {
+  AsyncInfo Async(D);
+  Status S;
+  switch (Kind) {
+  case DataConstruct::Begin:
+    Async.enableRollback();
+    S = dataBegin(D, A, Async);
+    break;
+  case DataConstruct::End: S = dataEnd(D, A, Async); break;
+  case DataConstruct::Update: S = dataUpdate(D, A, Async); break;
+  }
+  Status Sync = Async.synchronize();
+  return !S ? S : Sync;
+}
+
 }  // namespace omptarget::core

@@ -30,4 +30,9 @@ Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async, bool FromMapp
 Status dataEnd(Device &D, const MapArgs &Args, AsyncInfo &Async, bool FromMapper = false);
 Status dataUpdate(Device &D, const MapArgs &Args, AsyncInfo &Async);
 
+enum class DataConstruct { Begin, End, Update };
+// A whole data construct: its phase on one AsyncInfo, synchronized once at
+// the end. Entries a Begin created are dropped again if its queued copies fail.
+Status runDataConstruct(Device &D, DataConstruct Kind, const MapArgs &Args);
+
 }  // namespace omptarget::core

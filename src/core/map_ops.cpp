@@ -112,6 +112,14 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
           debug::error("%s", Undo.error().message().c_str());
       return Copied.takeError();
     }
+    // If the queued copy fails later, the construct's synchronize drops the
+    // entry it created rather than leave it claiming data that never arrived.
+    if (Created && Async.rollbackEnabled()) {
+      void *HstBegin = Req.HstBegin;
+      int64_t Size = Req.Size;
+      bool Hold = Req.Hold;
+      Async.onFailure([&D, HstBegin, Size, Hold] { return releaseMapping(D, HstBegin, Size, Hold); });
+    }
   } else {
     bool Busy = E.TransferBusy.load(std::memory_order_acquire) ||
                 E.CopyInFlight.load(std::memory_order_acquire);

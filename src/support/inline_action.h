@@ -86,6 +86,11 @@ class InlineActionList {
     ++Size_;
   }
   bool empty() const { return Size_ == 0; }
+  void clear() {
+    for (size_t I = 0; I < Size_ && I < kInline; ++I) Inline_[I] = InlineAction();
+    Overflow_.clear();
+    Size_ = 0;
+  }
   // Runs every action in order (even after a failure) and clears the list;
   // returns the first failure.
   Status runAll() {

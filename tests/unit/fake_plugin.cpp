@@ -38,6 +38,7 @@ struct State {
   Config Cfg;
   Counters Count;
   uint64_t FailAllocAt = 0, FailSubmitAt = 0, FailRetrieveAt = 0, FailLaunchAt = 0;
+  uint64_t FailSyncAt = 0;  // Nth synchronize of a real queue: its ops never run
   std::map<void *, size_t> Live;
   std::vector<void *> ImageBuffers;
   std::deque<std::vector<__tgt_offload_entry>> Tables;
@@ -207,12 +208,18 @@ int32_t synchronize(int32_t, __tgt_async_info *Async) {
   }
   if (!Async || !Async->Queue) return OK;
   auto *Q = static_cast<Queue *>(Async->Queue);
-  for (auto &Op : Q->Ops) Op();
+  bool Fail;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    Fail = countAndFail(S.Count.QueueSyncs, S.FailSyncAt);
+  }
+  if (!Fail)
+    for (auto &Op : Q->Ops) Op();
   delete Q;
   Async->Queue = nullptr;  // the queue goes back to the pool
   std::lock_guard<std::mutex> L(S.Mu);
   --S.LiveQueues;
-  return OK;
+  return Fail ? FAIL : OK;
 }
 
 }  // namespace
@@ -229,7 +236,7 @@ void reset(const Config &C) {
   for (auto &K : S.Kernels) K = nullptr;
   S.Cfg = C;
   S.Count = {};
-  S.FailAllocAt = S.FailSubmitAt = S.FailRetrieveAt = S.FailLaunchAt = 0;
+  S.FailAllocAt = S.FailSubmitAt = S.FailRetrieveAt = S.FailLaunchAt = S.FailSyncAt = 0;
   S.LiveQueues = 0;
 }
 
@@ -267,6 +274,10 @@ void failAlloc(uint64_t N) {
 void failSubmit(uint64_t N) {
   std::lock_guard<std::mutex> L(S.Mu);
   S.FailSubmitAt = N ? S.Count.Submit + N : 0;
+}
+void failSync(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  S.FailSyncAt = N ? S.Count.QueueSyncs + N : 0;
 }
 void failRetrieve(uint64_t N) {
   std::lock_guard<std::mutex> L(S.Mu);
@@ -371,7 +382,7 @@ static Status runPhase(Device &Dev, const MapArgs &A,
 
 Status RuntimeTest::begin(std::vector<Arg> Args) {
   OMPT_BUILD_ARGS(Args)
-  return runPhase(*D, A, [](Device &Dv, const MapArgs &M, AsyncInfo &Q) { return dataBegin(Dv, M, Q); });
+  return runDataConstruct(*D, DataConstruct::Begin, A);
 }
 Status RuntimeTest::end(std::vector<Arg> Args) {
   OMPT_BUILD_ARGS(Args)

@@ -39,7 +39,8 @@ struct Config {
 
 struct Counters {
   uint64_t Alloc = 0, Delete = 0, Submit = 0, Retrieve = 0, Launch = 0, Synchronize = 0,
-           InitDevice = 0, LoadBinary = 0, AsyncCalls = 0;
+           InitDevice = 0, LoadBinary = 0, AsyncCalls = 0,
+           QueueSyncs = 0;  // synchronize calls on a queue that had work
 };
 
 struct LaunchRecord {
@@ -63,6 +64,8 @@ std::unique_ptr<omptarget::core::Plugin> makePlugin();
 
 void failAlloc(uint64_t N);
 void failSubmit(uint64_t N);
+// The Nth synchronize of a queue with work fails and its work never runs.
+void failSync(uint64_t N);
 void failRetrieve(uint64_t N);
 void failLaunch(uint64_t N);
 

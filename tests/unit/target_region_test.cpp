@@ -212,3 +212,22 @@ INSTANTIATE_TEST_SUITE_P(Plugin, TargetTest, ::testing::Values(true, false),
                          [](const auto &Info) { return Info.param ? "Async" : "Sync"; });
 
 }  // namespace
+
+// A queued copy that fails only at the construct's synchronization: the
+// entries the construct created are dropped, not left claiming data.
+TEST_P(TargetTest, FailedSynchronizeRollsBackNewEntries) {
+  if (!GetParam()) GTEST_SKIP() << "needs queued (async) work";
+  int A[4] = {1, 2, 3, 4}, B[4] = {5, 6, 7, 8};
+  ASSERT_TRUE(begin({map(A, sizeof A, TO)}));
+  fake::failSync(1);
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(begin({map(A, sizeof A, TO), map(B, sizeof B, TO)}));
+  testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(entry(B).Mapped) << "an entry claims data that never reached the device";
+  EXPECT_TRUE(entry(A).Mapped) << "a pre-existing entry is kept";
+  ASSERT_TRUE(begin({map(B, sizeof B, TO)}));
+  EXPECT_EQ(static_cast<int *>(entry(B).Tgt)[1], 6);
+  ASSERT_TRUE(end({map(A, sizeof A, kMapDelete), map(B, sizeof B, kMapDelete)}));
+  EXPECT_EQ(tableSize(), 0u);
+  EXPECT_EQ(fake::liveAllocations(), 0u);
+}
