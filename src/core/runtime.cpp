@@ -55,6 +55,17 @@ std::string invalidDeviceMessage(const char *Call, int64_t Id) {
                       Call, Id, N, N - 1);
 }
 
+std::string describeImage(const __tgt_device_image &Image) {
+  auto *Begin = static_cast<const unsigned char *>(Image.ImageStart);
+  auto *End = static_cast<const unsigned char *>(Image.ImageEnd);
+  if (!Begin || End < Begin || End - Begin < 20 || Begin[0] != 0x7f || Begin[1] != 'E' ||
+      Begin[2] != 'L' || Begin[3] != 'F')
+    return formatString("non-ELF image of %td bytes", End >= Begin ? End - Begin : 0);
+  unsigned Machine = Begin[18] | (Begin[19] << 8);  // e_machine, little-endian
+  const char *Name = Machine == 62 ? "x86_64" : Machine == 190 ? "CUDA" : "unknown machine";
+  return formatString("ELF %s (e_machine %u)", Name, Machine);
+}
+
 int64_t defaultDevice() { return omp_get_default_device ? omp_get_default_device() : 0; }
 
 Runtime::Runtime() : ConfiguredPolicy_(parsePolicy()) {}
@@ -109,11 +120,20 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
   }
   loadPlugins();
   int Accepted = Images_.registerLib(Desc, requiresFlags());
-  if (Accepted == 0 && Desc->NumDeviceImages > 0)
-    OMPT_TRACE("omptarget",
-               "__tgt_register_lib: none of the %d device image(s) is supported by an "
-               "available plugin; target regions of this binary run on the host",
-               Desc->NumDeviceImages);
+  if (Accepted > 0 || Desc->NumDeviceImages == 0) return;
+  // Plugins were found but none takes any image: the program was built for
+  // targets this installation cannot run. Say so once per binary.
+  std::string Plugins, Kinds;
+  for (Plugin *P : Devices_.plugins()) Plugins += (Plugins.empty() ? "" : ", ") + P->name();
+  for (int32_t I = 0; I < Desc->NumDeviceImages; ++I)
+    Kinds += (I ? ", " : "") + describeImage(Desc->DeviceImages[I]);
+  if (Plugins.empty())
+    OMPT_TRACE("omptarget", "__tgt_register_lib: no plugin loaded; %d image(s) (%s) unused",
+               Desc->NumDeviceImages, Kinds.c_str());
+  else
+    debug::warning("__tgt_register_lib: no plugin accepts the %d device image(s) of this binary "
+                   "(%s; plugins loaded: %s); its target regions run on the host",
+                   Desc->NumDeviceImages, Kinds.c_str(), Plugins.c_str());
 }
 
 void Runtime::unregisterLib(__tgt_bin_desc *Desc) {
