@@ -28,6 +28,13 @@ class Plugin {
   // A plugin whose entries are given directly (in-process tests).
   static std::unique_ptr<Plugin> fromFunctions(std::string Name, const PluginFunctions &Fns);
 
+  // Only load() and fromFunctions() can make the key.
+  class Key {
+    friend class Plugin;
+    Key() = default;
+  };
+  Plugin(Key, std::string Name, void *Handle, const PluginFunctions &Fns)
+      : Name_(std::move(Name)), Handle_(Handle), Fns_(Fns) {}
   ~Plugin();
   Plugin(const Plugin &) = delete;
   Plugin &operator=(const Plugin &) = delete;
@@ -40,8 +47,6 @@ class Plugin {
   }
 
  private:
-  Plugin(std::string Name, void *Handle, const PluginFunctions &Fns)
-      : Name_(std::move(Name)), Handle_(Handle), Fns_(Fns) {}
   std::string Name_;
   void *Handle_ = nullptr;
   PluginFunctions Fns_;
