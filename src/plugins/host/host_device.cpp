@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "debug.h"
 #include "ffi_launch.h"
@@ -58,7 +59,7 @@ Expected<void *> HostDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind
 
 Status HostDevice::freeImpl(void *TgtPtr) { return Allocations_.release(TgtPtr); }
 
-Expected<void *> HostDevice::createQueueImpl() { return std::make_unique<HostQueue>().release(); }
+Expected<void *> HostDevice::createQueueImpl() { return std::make_unique<HostQueue>(Mode_).release(); }
 
 Status HostDevice::destroyQueueImpl(void *Queue) {
   std::unique_ptr<HostQueue> Owned(static_cast<HostQueue *>(Queue));
@@ -68,14 +69,14 @@ Status HostDevice::destroyQueueImpl(void *Queue) {
 Status HostDevice::synchronizeImpl(void *Queue) { return queue(Queue).synchronize(); }
 
 Status HostDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
-  return queue(Queue).enqueue([=]() -> Status {
+  return queue(Queue).enqueue(HostOp{HostOp::Submit, Size}, [=]() -> Status {
     std::memcpy(TgtPtr, HstPtr, Size);
     return {};
   });
 }
 
 Status HostDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
-  return queue(Queue).enqueue([=]() -> Status {
+  return queue(Queue).enqueue(HostOp{HostOp::Retrieve, Size}, [=]() -> Status {
     std::memcpy(HstPtr, TgtPtr, Size);
     return {};
   });
@@ -89,17 +90,28 @@ bool HostDevice::isDataExchangeableImpl(const GenericDevice &Dst) const {
 Status HostDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
                                 void *Queue) {
   if (!isDataExchangeableImpl(Dst)) return GenericDevice::exchangeImpl(SrcPtr, Dst, DstPtr, Size, Queue);
-  return queue(Queue).enqueue([=]() -> Status {
+  return queue(Queue).enqueue(HostOp{HostOp::Exchange, Size}, [=]() -> Status {
     std::memmove(DstPtr, SrcPtr, Size);  // may overlap on one device
     return {};
   });
 }
 
 // Teams and thread limit are not used: the outlined region forks its own
-// teams and threads through libomp.
+// teams and threads through libomp. In asynchronous mode the kernel runs
+// later on the queue's worker thread (not an OpenMP thread: libomp treats it
+// as a new root), so the argument values are copied now: the core's argument
+// arrays need not outlive the call.
 Status HostDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
-  return queue(Queue).enqueue([L]() -> Status {
-    return callWithPointerArgs(L.Entry, L.Args, L.Offsets, L.NumArgs);
+  HostQueue &Q = queue(Queue);
+  HostOp Info{HostOp::Kernel, 0, L.Name};
+  if (!Q.isAsync())
+    return Q.enqueue(Info, [&L]() -> Status { return callWithPointerArgs(L.Entry, L.Args, L.Offsets, L.NumArgs); });
+  auto N = static_cast<size_t>(L.NumArgs);
+  std::vector<void *> Ptrs(N);
+  for (size_t I = 0; I < N; ++I) Ptrs[I] = static_cast<char *>(L.Args[I]) + L.Offsets[I];
+  return Q.enqueue(Info, [Entry = L.Entry, Ptrs = std::move(Ptrs)]() mutable -> Status {
+    std::vector<ptrdiff_t> Zero(Ptrs.size(), 0);
+    return callWithPointerArgs(Entry, Ptrs.data(), Zero.data(), static_cast<int32_t>(Ptrs.size()));
   });
 }
 
@@ -128,7 +140,11 @@ Status HostDevice::initDeviceInfoImpl(__tgt_device_info &Info) {
 
 void HostDevice::printInfoImpl() {
   std::printf("    Device type:                   host (x86_64), runs offloaded code on the CPU\n");
-  std::printf("    Queue mode:                    synchronous\n");
+  if (Mode_.Async)
+    std::printf("    Queue mode:                    asynchronous (worker thread per queue, %u us delay)\n",
+                Mode_.DelayUs);
+  else
+    std::printf("    Queue mode:                    synchronous\n");
   // The registry also holds the blocks the memory manager keeps for reuse.
   std::printf("    Device blocks:                 %zu block(s), %zu bytes (%zu cached for reuse)\n",
               Allocations_.liveBlocks(), Allocations_.liveBytes(), memoryManager().numCached());

@@ -2,8 +2,12 @@
 //
 // Queues are HostQueue objects and events HostEvent objects, handed to the
 // generic pools as opaque handles (created by unique_ptr::release, destroyed
-// by re-adopting). Allocations_ locks itself; the base class synchronises
-// everything else.
+// by re-adopting). Every queue of a device has the device's mode (immediate
+// or asynchronous with a worker thread, see host_queue.h); the queue pool is
+// destroyed (workers drained and joined) before the event pool at deinit.
+// Allocations_ locks itself; Mode_ is immutable; the base class synchronises
+// everything else. Allocation and release stay synchronous in both modes (the
+// core frees only after synchronizing).
 #pragma once
 
 #include "generic_device.h"
@@ -15,7 +19,10 @@ namespace omptarget::host {
 
 class HostDevice final : public plugin::GenericDevice {
  public:
-  using GenericDevice::GenericDevice;
+  HostDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, HostQueueMode Mode)
+      : GenericDevice(Plugin, DeviceId), Mode_(Mode) {}
+
+  const HostQueueMode &mode() const { return Mode_; }
 
  protected:
   Status initImpl() override;
@@ -50,6 +57,7 @@ class HostDevice final : public plugin::GenericDevice {
   void printInfoImpl() override;
 
  private:
+  const HostQueueMode Mode_;
   HostAllocations Allocations_;
 };
 

@@ -1,7 +1,12 @@
 // The host (x86_64) plugin: devices that run offloaded code on the host.
 //
 // Environment:
-//   OMPTARGET_HOST_NUM_DEVICES  number of host devices, 0..64 (default 4)
+//   OMPTARGET_HOST_NUM_DEVICES     number of host devices, 0..64 (default 4)
+//   OMPTARGET_HOST_ASYNC           1: asynchronous queues (a worker thread per
+//                                  queue); 0 (default): immediate queues
+//   OMPTARGET_HOST_ASYNC_DELAY_US  asynchronous mode: sleep before each
+//                                  queue operation, 0..1000000 (default 0)
+// All are read once, when the plugin is initialised.
 #include "elf_check.h"
 #include "env.h"
 #include "generic_plugin.h"
@@ -19,17 +24,21 @@ class HostPlugin final : public plugin::GenericPlugin {
 
  protected:
   Expected<int32_t> numberOfDevicesImpl() override {
+    Mode_ = HostQueueMode::fromEnvironment();
     return static_cast<int32_t>(
         env::getInt("OMPTARGET_HOST_NUM_DEVICES", kDefaultNumDevices, 0, kMaxNumDevices));
   }
 
   Expected<std::unique_ptr<plugin::GenericDevice>> createDeviceImpl(int32_t DeviceId) override {
-    return std::unique_ptr<plugin::GenericDevice>(std::make_unique<HostDevice>(*this, DeviceId));
+    return std::unique_ptr<plugin::GenericDevice>(std::make_unique<HostDevice>(*this, DeviceId, Mode_));
   }
 
   bool isValidBinaryImpl(std::span<const std::byte> Image) override {
     return isX86_64SharedObject(Image);
   }
+
+ private:
+  HostQueueMode Mode_;  // written by initialize() (numberOfDevicesImpl), before any device
 };
 }  // namespace
 

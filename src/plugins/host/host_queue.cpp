@@ -1,41 +1,158 @@
 #include "host_queue.h"
 
+#include <algorithm>
+#include <chrono>
+
+#include "env.h"
+
 namespace omptarget::host {
 
+HostQueueMode HostQueueMode::fromEnvironment() {
+  HostQueueMode M;
+  M.Async = env::getInt("OMPTARGET_HOST_ASYNC", 0, 0, 1) != 0;
+  M.DelayUs = static_cast<uint32_t>(env::getInt("OMPTARGET_HOST_ASYNC_DELAY_US", 0, 0, 1000000));
+  return M;
+}
+
+std::string HostOp::describe() const {
+  switch (K) {
+    case Submit: return formatString("copy of %zu bytes host→device", Bytes);
+    case Retrieve: return formatString("copy of %zu bytes device→host", Bytes);
+    case Exchange: return formatString("copy of %zu bytes device→device", Bytes);
+    case Kernel: return formatString("kernel %s", Name ? Name : "<unknown>");
+    case Record: return "event record";
+    case Wait: return "event wait";
+    case Other: break;
+  }
+  return Name ? Name : "operation";
+}
+
+// ---- HostQueue ----
+
+HostQueue::HostQueue(HostQueueMode Mode) : Async_(Mode.Async), DelayUs_(Mode.DelayUs) {
+  if (Async_) Worker_ = std::thread([this] { workerLoop(); });
+}
+
+HostQueue::~HostQueue() {
+  if (!Async_) return;
+  {
+    std::lock_guard Lock(Mutex_);
+    Stop_ = true;
+  }
+  WorkCV_.notify_one();
+  Worker_.join();  // the worker drains Ops_ first
+}
+
+Status HostQueue::push(const HostOp &Info, std::function<Status()> Fn) {
+  bool Wake;
+  {
+    std::lock_guard Lock(Mutex_);
+    Ops_.push_back(Item{Info, std::move(Fn)});
+    ++Enqueued_;
+    Wake = WorkerSleeping_;
+  }
+  if (Wake) WorkCV_.notify_one();
+  return {};
+}
+
+Status HostQueue::waitIdle() {
+  std::unique_lock Lock(Mutex_);
+  ++IdleWaiters_;
+  IdleCV_.wait(Lock, [this] { return Done_ == Enqueued_; });
+  --IdleWaiters_;
+  if (!FirstError_) return {};
+  Error E = std::move(*FirstError_);
+  FirstError_.reset();
+  return E;
+}
+
+void HostQueue::workerLoop() {
+  std::unique_lock Lock(Mutex_);
+  for (;;) {
+    if (Ops_.empty()) {
+      if (Stop_) return;
+      WorkerSleeping_ = true;
+      WorkCV_.wait(Lock, [this] { return Stop_ || !Ops_.empty(); });
+      WorkerSleeping_ = false;
+      continue;
+    }
+    Item It = std::move(Ops_.front());
+    Ops_.pop_front();
+    // FirstError_ only changes on this thread or in waitIdle() while the
+    // queue is idle, so this decision is stable while the operation runs.
+    bool Skip = FirstError_.has_value() && It.Info.skippable();
+    Lock.unlock();
+    if (DelayUs_ != 0) std::this_thread::sleep_for(std::chrono::microseconds(DelayUs_));
+    Status S = Skip ? Status() : It.Fn();
+    It.Fn = nullptr;  // release the captures outside the lock
+    Lock.lock();
+    if (!S && !FirstError_)
+      FirstError_ = makeError("%s failed: %s", It.Info.describe().c_str(), S.error().message().c_str());
+    ++Done_;
+    if (Done_ == Enqueued_ && IdleWaiters_ != 0) IdleCV_.notify_all();
+  }
+}
+
+// ---- HostEvent ----
+
+bool HostEvent::pendingLocked(uint64_t Generation) const {
+  return std::find(Pending_.begin(), Pending_.end(), Generation) != Pending_.end();
+}
+
 Status HostEvent::record(HostQueue &Queue) {
-  uint64_t Generation = Recorded_.fetch_add(1) + 1;
-  return Queue.enqueue([this, Generation]() -> Status {
+  if (!Queue.isAsync()) {
+    // Immediate: the queue has already reached this point.
+    Recorded_.fetch_add(1, std::memory_order_relaxed);
+    return {};
+  }
+  uint64_t Generation;
+  {
+    std::lock_guard Lock(Mutex_);
+    Generation = Recorded_.load(std::memory_order_relaxed) + 1;
+    Recorded_.store(Generation, std::memory_order_relaxed);
+    Pending_.push_back(Generation);
+    PendingCount_.store(static_cast<uint32_t>(Pending_.size()));
+  }
+  return Queue.enqueue(HostOp{HostOp::Record}, [this, Generation]() -> Status {
     complete(Generation);
     return {};
   });
 }
 
 Status HostEvent::waitOn(HostQueue &Queue) {
-  uint64_t Generation = lastRecorded();
-  if (Completed_.load() >= Generation) return {};  // nothing to wait for
-  return Queue.enqueue([this, Generation]() -> Status {
+  if (PendingCount_.load() == 0) return {};  // every record so far completed
+  uint64_t Generation;
+  {
+    std::lock_guard Lock(Mutex_);
+    Generation = Recorded_.load(std::memory_order_relaxed);
+    if (!pendingLocked(Generation)) return {};
+  }
+  return Queue.enqueue(HostOp{HostOp::Wait}, [this, Generation]() -> Status {
     waitFor(Generation);
     return {};
   });
 }
 
-void HostEvent::sync() { waitFor(lastRecorded()); }
+void HostEvent::sync() {
+  if (PendingCount_.load() == 0) return;
+  std::unique_lock Lock(Mutex_);
+  uint64_t Generation = Recorded_.load(std::memory_order_relaxed);
+  CompletedCV_.wait(Lock, [&] { return !pendingLocked(Generation); });
+}
 
 void HostEvent::complete(uint64_t Generation) {
-  uint64_t Done = Completed_.load();
-  while (Done < Generation && !Completed_.compare_exchange_weak(Done, Generation)) {
+  {
+    std::lock_guard Lock(Mutex_);
+    auto Pos = std::find(Pending_.begin(), Pending_.end(), Generation);
+    if (Pos != Pending_.end()) Pending_.erase(Pos);
+    PendingCount_.store(static_cast<uint32_t>(Pending_.size()));
   }
-  if (Waiters_.load() == 0) return;
-  { std::lock_guard Lock(Mutex_); }  // a waiter between its check and its wait holds Mutex_
   CompletedCV_.notify_all();
 }
 
 void HostEvent::waitFor(uint64_t Generation) {
-  if (Completed_.load() >= Generation) return;
   std::unique_lock Lock(Mutex_);
-  Waiters_.fetch_add(1);
-  CompletedCV_.wait(Lock, [&] { return Completed_.load() >= Generation; });
-  Waiters_.fetch_sub(1);
+  CompletedCV_.wait(Lock, [&] { return !pendingLocked(Generation); });
 }
 
 }  // namespace omptarget::host

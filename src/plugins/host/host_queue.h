@@ -1,42 +1,135 @@
 // Queues and events of the host device.
 //
-// A HostQueue executes operations in submission order. Today it has one mode,
-// Immediate: enqueue() runs the operation on the calling thread and returns
-// its status. An asynchronous mode (a worker thread per queue, errors kept
-// until synchronize(); OMPTARGET_HOST_ASYNC=1) plugs in here: every host
-// device operation already goes through enqueue()/synchronize(), and the
-// event protocol below is correct for both modes.
+// A HostQueue executes operations in submission order, in one of two modes
+// chosen when it is created (the plugin reads OMPTARGET_HOST_ASYNC once):
 //
-// HostEvent: record() on a queue bumps Recorded_ and enqueues an operation
-// that marks that generation complete; a wait (on a queue or on the host)
-// waits for the generation last recorded at the time of the call. An event
-// never recorded is complete. Recorded_ and Completed_ are atomics, so that
-// in Immediate mode record/wait/sync take no lock at all; Mutex_ and
-// CompletedCV_ are used only by a waiter that must block (Waiters_ > 0):
-// complete() publishes Completed_ before it reads Waiters_, and a waiter
-// counts itself in Waiters_ before it checks Completed_ under Mutex_, so no
-// wake-up is lost (both sides use sequentially consistent operations).
+//  * Immediate (default): enqueue() runs the operation on the calling thread
+//    and returns its status; synchronize() has nothing to wait for. This is
+//    the fast path: no lock, no allocation, no thread hand-off.
+//  * Asynchronous: the queue owns a worker thread (created with the queue,
+//    joined by its destructor) that runs the operations strictly in order,
+//    after the enqueueing call has returned; enqueue() only appends to the
+//    queue and never fails. An operation's error is kept (wrapped with the
+//    operation's description, e.g. "kernel foo failed: ...") and returned by
+//    the next synchronize(); after an error the queue skips its remaining
+//    copies and kernels until that synchronize (their input is incomplete;
+//    in Immediate mode the caller would not have issued them), but still
+//    runs event records and waits so that other queues never hang on it.
+//    Operations capture everything by value; host buffers they read or
+//    write must stay alive until synchronize() (the core guarantees this).
+//    An optional delay (OMPTARGET_HOST_ASYNC_DELAY_US) is slept before each
+//    operation, to widen race windows in tests.
+//
+// Thread safety of HostQueue (asynchronous mode): Mutex_ guards Ops_,
+// Enqueued_, Done_, FirstError_, Stop_ and Idle-/WorkCV_ waits. The worker
+// runs an operation with Mutex_ released, so enqueue() and synchronize() from
+// the owning thread never wait for an operation to finish (except
+// synchronize(), by design). Operations of one queue are issued by one
+// thread at a time (the core's protocol: a queue belongs to one AsyncInfo).
+// No busy-waiting: the worker sleeps on WorkCV_, synchronize() on IdleCV_.
+//
+// HostEvent: record(Q) creates a new generation G (Recorded_) and marks it
+// pending; the record operation in Q completes G when Q reaches it. A wait
+// (waitOn(Q): a wait operation enqueued in Q, the host not blocked; sync():
+// the host blocks) refers to the generation last recorded when the wait is
+// issued, and is satisfied once that generation completed. Generations are
+// tracked individually (Pending_), so re-recording an event on another queue
+// that finishes first never releases a wait for an older record. An event
+// never recorded, or whose records all completed, is complete. In Immediate
+// mode a record completes at once, nothing is ever pending, and
+// record/wait/sync take no lock (PendingCount_ == 0 is the lock-free fast
+// path). Mutex_ guards Pending_ (and the non-atomic read-modify of
+// Recorded_ together with Pending_); CompletedCV_ wakes blocked waiters.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "error.h"
 
 namespace omptarget::host {
 
+// Plugin-wide queue configuration, read once from the environment.
+struct HostQueueMode {
+  bool Async = false;     // OMPTARGET_HOST_ASYNC=1
+  uint32_t DelayUs = 0;   // OMPTARGET_HOST_ASYNC_DELAY_US (asynchronous mode only)
+
+  static HostQueueMode fromEnvironment();
+};
+
+// What an operation is, for error messages (formatted only on failure).
+struct HostOp {
+  enum Kind : uint8_t { Submit, Retrieve, Exchange, Kernel, Record, Wait, Other };
+  Kind K = Other;
+  size_t Bytes = 0;
+  const char *Name = nullptr;  // kernel name (stable until deinit) or a description
+
+  std::string describe() const;
+  // Skipped after an earlier failure of the same queue (copies, kernels).
+  bool skippable() const { return K != Record && K != Wait; }
+};
+
 class HostQueue {
  public:
+  explicit HostQueue(HostQueueMode Mode = {});
+  ~HostQueue();  // drains the queue and joins the worker
+  HostQueue(const HostQueue &) = delete;
+  HostQueue &operator=(const HostQueue &) = delete;
+
+  bool isAsync() const { return Async_; }
+
   // Runs Op (returning Status) after every operation enqueued before it.
+  // Immediate mode: runs it now and returns its status. Asynchronous mode:
+  // appends it and returns success (errors surface at synchronize()).
   template <typename FnT>
-  Status enqueue(FnT &&Op) {
-    return std::forward<FnT>(Op)();  // Immediate mode
+  Status enqueue(const HostOp &Info, FnT &&Op) {
+    if (!Async_) [[likely]]
+      return std::forward<FnT>(Op)();
+    return push(Info, std::function<Status()>(std::forward<FnT>(Op)));
   }
-  // Waits until every enqueued operation has run; returns the first error.
-  Status synchronize() { return {}; }
+
+  // Waits until every operation enqueued so far has run; returns the first
+  // error raised since the previous synchronize() and clears it.
+  Status synchronize() {
+    if (!Async_) [[likely]]
+      return {};
+    return waitIdle();
+  }
+
+ private:
+  struct Item {
+    HostOp Info;
+    std::function<Status()> Fn;
+  };
+
+  Status push(const HostOp &Info, std::function<Status()> Fn);
+  Status waitIdle();
+  void workerLoop();
+
+  const bool Async_;
+  const uint32_t DelayUs_;
+
+  std::mutex Mutex_;
+  std::condition_variable WorkCV_;   // worker: Ops_ non-empty or Stop_
+  std::condition_variable IdleCV_;   // synchronize(): Done_ == Enqueued_
+  std::deque<Item> Ops_;
+  uint64_t Enqueued_ = 0;
+  uint64_t Done_ = 0;
+  std::optional<Error> FirstError_;
+  bool Stop_ = false;
+  bool WorkerSleeping_ = false;
+  uint32_t IdleWaiters_ = 0;
+  std::thread Worker_;  // last: started once everything above is constructed
 };
 
 class HostEvent {
@@ -48,13 +141,13 @@ class HostEvent {
  private:
   void complete(uint64_t Generation);
   void waitFor(uint64_t Generation);
-  uint64_t lastRecorded() const { return Recorded_.load(); }
+  bool pendingLocked(uint64_t Generation) const;
 
   std::atomic<uint64_t> Recorded_{0};
-  std::atomic<uint64_t> Completed_{0};
-  std::atomic<uint32_t> Waiters_{0};
+  std::atomic<uint32_t> PendingCount_{0};  // == Pending_.size(); 0: all complete
   std::mutex Mutex_;
   std::condition_variable CompletedCV_;
+  std::vector<uint64_t> Pending_;  // generations recorded but not yet completed
 };
 
 }  // namespace omptarget::host
