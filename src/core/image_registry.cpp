@@ -8,9 +8,15 @@
 namespace omptarget::core {
 
 int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags) {
+  std::string IdlePlugins;
+  return registerLib(Desc, RequiresFlags, IdlePlugins);
+}
+
+int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std::string &IdlePlugins) {
   auto Bin = std::make_unique<Binary>();
   Bin->Desc = Desc;
   int Accepted = 0;
+  int WithDevices = 0;  // images accepted by a plugin that has devices
   std::vector<Plugin *> Plugins = Devices_.plugins();
   for (int32_t I = 0; I < Desc->NumDeviceImages; ++I) {
     __tgt_device_image *Image = &Desc->DeviceImages[I];
@@ -28,12 +34,17 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags) {
                  P->name().c_str(), First, First + Count - 1);
       Taken = true;
       ++Accepted;
+      if (Count > 0)
+        ++WithDevices;
+      else if (IdlePlugins.find(P->name()) == std::string::npos)
+        IdlePlugins += (IdlePlugins.empty() ? "" : ", ") + P->name();
       break;
     }
     if (!Taken)
       OMPT_TRACE("omptarget", "No plugin accepts image %d (%p..%p)", I, Image->ImageStart,
                  Image->ImageEnd);
   }
+  if (WithDevices > 0) IdlePlugins.clear();  // some image has a device to run on
 
   std::unique_lock<std::shared_mutex> Lock(Mutex_);
   size_t Index = 0;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <shared_mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -26,6 +27,10 @@ class ImageRegistry {
   // Offers each image to the plugins in order; the first that accepts it
   // serves it on all its devices. Returns the number of images accepted.
   int registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags);
+  // The same; IdlePlugins gets the plugins that accepted images but have no
+  // device (e.g. the CUDA plugin on a machine without GPUs), comma-separated,
+  // when no image of the binary went to a plugin with devices.
+  int registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std::string &IdlePlugins);
   // Drops the descriptor: its kernels become unknown and its globals are
   // unmapped from every device that loaded it.
   void unregisterLib(__tgt_bin_desc *Desc);

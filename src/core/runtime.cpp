@@ -119,8 +119,21 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
     return;
   }
   loadPlugins();
-  int Accepted = Images_.registerLib(Desc, requiresFlags());
-  if (Accepted > 0 || Desc->NumDeviceImages == 0) return;
+  std::string IdlePlugins;
+  int Accepted = Images_.registerLib(Desc, requiresFlags(), IdlePlugins);
+  if (Desc->NumDeviceImages == 0) return;
+  if (!IdlePlugins.empty()) {
+    // Taken by a plugin that found no device (no GPU, no driver): say so
+    // once per binary; LIBOMPTARGET_DEBUG=1 shows the plugin's reason.
+    std::string Kinds;
+    for (int32_t I = 0; I < Desc->NumDeviceImages; ++I)
+      Kinds += (I ? ", " : "") + describeImage(Desc->DeviceImages[I]);
+    debug::warning("__tgt_register_lib: the device image(s) of this binary (%s) are for %s, which "
+                   "found no device; its target regions run on the host",
+                   Kinds.c_str(), IdlePlugins.c_str());
+    return;
+  }
+  if (Accepted > 0) return;
   // Plugins were found but none takes any image: the program was built for
   // targets this installation cannot run. Say so once per binary.
   std::string Plugins, Kinds;

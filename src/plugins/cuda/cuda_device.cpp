@@ -1,0 +1,274 @@
+#include "cuda_device.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <mutex>
+#include <vector>
+
+#include "cuda_driver.h"
+#include "debug.h"
+#include "env.h"
+#include "generic_plugin.h"
+
+namespace omptarget::cuda {
+
+namespace {
+CUstream stream(void *Queue) { return static_cast<CUstream>(Queue); }
+CUevent event(void *Event) { return static_cast<CUevent>(Event); }
+CUdeviceptr devPtr(const void *P) { return reinterpret_cast<CUdeviceptr>(P); }
+}  // namespace
+
+Status CudaDevice::activate() const { return check(driver().cuCtxSetCurrent(Context_), "cuCtxSetCurrent"); }
+
+Status CudaDevice::initImpl() {
+  const Driver &D = driver();
+  if (Status S = check(D.cuDeviceGet(&Device_, id()), "cuDeviceGet"); !S) return S;
+  if (Status S = check(D.cuDevicePrimaryCtxRetain(&Context_, Device_), "cuDevicePrimaryCtxRetain"); !S) {
+    Context_ = nullptr;
+    return S;
+  }
+  if (Status S = activate(); !S) return S;
+
+  char Name[256] = {};
+  if (D.cuDeviceGetName(Name, sizeof(Name) - 1, Device_) == CUDA_SUCCESS) Name_ = Name;
+  auto Attr = [&](CUdevice_attribute A, int Default) {
+    int V = 0;
+    return D.cuDeviceGetAttribute(&V, A, Device_) == CUDA_SUCCESS && V > 0 ? V : Default;
+  };
+  SmMajor_ = static_cast<uint32_t>(Attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0));
+  SmMinor_ = static_cast<uint32_t>(Attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0));
+  Limits_.MaxThreadsPerBlock = Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024);
+  Limits_.WarpSize = Attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32);
+  Limits_.NumSMs = Attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1);
+  Limits_.MaxGridX = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, INT32_MAX);
+  LaunchEnv_ = LaunchEnv::fromEnvironment();
+  DynamicSharedBytes_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_SHARED_MEMORY_SIZE", 0, 0, INT32_MAX));
+  DebugKind_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_DEVICE_RTL_DEBUG", 0, 0, INT32_MAX));
+  OMPT_TRACE(traceComponent(),
+             "device %d: %s, compute capability %u.%u, %d SMs, %d threads per block at most",
+             id(), Name_.c_str(), SmMajor_, SmMinor_, Limits_.NumSMs, Limits_.MaxThreadsPerBlock);
+  return {};
+}
+
+Status CudaDevice::deinitImpl() {
+  if (!Context_) return {};
+  (void)activate();
+  size_t Leaked = Allocations_.releaseAll();
+  if (Leaked) OMPT_TRACE(traceComponent(), "device %d: freed %zu block(s) still live at deinit", id(), Leaked);
+  Status S = check(driver().cuDevicePrimaryCtxRelease(Device_), "cuDevicePrimaryCtxRelease");
+  Context_ = nullptr;
+  return S;
+}
+
+// ---- Images --------------------------------------------------------------
+
+Expected<std::unique_ptr<plugin::DeviceImage>> CudaDevice::loadImageImpl(const __tgt_device_image &Image) {
+  if (Status S = activate(); !S) return S.takeError();
+  CudaImage::Settings S{id(),     NumDevices_, Limits_.MaxThreadsPerBlock, SmMajor_, SmMinor_,
+                        DeviceEnvironment{DebugKind_, NumDevices_, id(), DynamicSharedBytes_}};
+  Expected<std::unique_ptr<CudaImage>> Loaded = CudaImage::load(Image, Context_, S);
+  if (!Loaded) return Loaded.takeError();
+  return std::unique_ptr<plugin::DeviceImage>(std::move(*Loaded));
+}
+
+Expected<void *> CudaDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name) {
+  Expected<CudaKernel *> K = static_cast<CudaImage &>(Image).kernel(Name);
+  if (!K) return K.takeError();
+  return static_cast<void *>(*K);
+}
+
+Expected<void *> CudaDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size) {
+  return static_cast<CudaImage &>(Image).global(Name, Size);
+}
+
+// ---- Memory --------------------------------------------------------------
+
+Expected<void *> CudaDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind Kind) {
+  if (Status S = activate(); !S) return S.takeError();
+  return Allocations_.allocate(Size, Kind);
+}
+
+Status CudaDevice::freeImpl(void *TgtPtr) {
+  if (Status S = activate(); !S) return S;
+  return Allocations_.release(TgtPtr);
+}
+
+// ---- Queues --------------------------------------------------------------
+
+Expected<void *> CudaDevice::createQueueImpl() {
+  if (Status S = activate(); !S) return S.takeError();
+  CUstream Stream = nullptr;
+  if (Status S = check(driver().cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"); !S)
+    return S.takeError();
+  std::lock_guard Lock(LastKernelMutex_);
+  LastKernel_[Stream] = nullptr;
+  return static_cast<void *>(Stream);
+}
+
+Status CudaDevice::destroyQueueImpl(void *Queue) {
+  if (Status S = activate(); !S) return S;
+  {
+    std::lock_guard Lock(LastKernelMutex_);
+    LastKernel_.erase(stream(Queue));
+  }
+  return check(driver().cuStreamDestroy(stream(Queue)), "cuStreamDestroy");
+}
+
+Status CudaDevice::synchronizeImpl(void *Queue) {
+  if (Status S = activate(); !S) return S;
+  CUresult R = driver().cuStreamSynchronize(stream(Queue));
+  const char *Kernel = nullptr;
+  {
+    std::lock_guard Lock(LastKernelMutex_);
+    auto It = LastKernel_.find(stream(Queue));
+    if (It != LastKernel_.end()) {
+      Kernel = It->second;
+      It->second = nullptr;
+    }
+  }
+  if (R == CUDA_SUCCESS) return {};
+  if (Kernel)
+    return makeError("kernel %s failed (found at stream synchronization): %s", Kernel, errorText(R).c_str());
+  return makeError("cuStreamSynchronize: %s", errorText(R).c_str());
+}
+
+// ---- Transfers -----------------------------------------------------------
+
+Status CudaDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
+  if (Status S = activate(); !S) return S;
+  return check(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), HstPtr, Size, stream(Queue)), "cuMemcpyHtoDAsync");
+}
+
+Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
+  if (Status S = activate(); !S) return S;
+  return check(driver().cuMemcpyDtoHAsync(HstPtr, devPtr(TgtPtr), Size, stream(Queue)), "cuMemcpyDtoHAsync");
+}
+
+bool CudaDevice::isDataExchangeableImpl(const GenericDevice &Dst) const {
+  auto *Other = dynamic_cast<const CudaDevice *>(&Dst);
+  if (!Other) return false;
+  if (Other == this) return true;
+  return Peers_.canAccess(id(), Device_, Other->id(), Other->Device_);
+}
+
+Status CudaDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size, void *Queue) {
+  auto *Other = dynamic_cast<CudaDevice *>(&Dst);
+  if (!Other) return GenericDevice::exchangeImpl(SrcPtr, Dst, DstPtr, Size, Queue);
+  if (Status S = activate(); !S) return S;
+  const Driver &D = driver();
+  if (Other == this)
+    return check(D.cuMemcpyDtoDAsync(devPtr(DstPtr), devPtr(SrcPtr), Size, stream(Queue)), "cuMemcpyDtoDAsync");
+  // Direct (NVLink/PCIe) when the pair allows it; otherwise the driver stages
+  // the peer copy through host memory itself.
+  if (Peers_.canAccess(id(), Device_, Other->id(), Other->Device_))
+    Peers_.enable(id(), Context_, Other->id(), Other->Context_);
+  if (Status S = activate(); !S) return S;  // enable() may have switched contexts
+  return check(D.cuMemcpyPeerAsync(devPtr(DstPtr), Other->Context_, devPtr(SrcPtr), Context_, Size, stream(Queue)),
+               "cuMemcpyPeerAsync");
+}
+
+// ---- Kernels -------------------------------------------------------------
+
+int32_t CudaDevice::occupancy(CudaKernel &K, int32_t Threads) const {
+  uint64_t Cached = K.Occupancy.load(std::memory_order_relaxed);
+  if (Cached && static_cast<int32_t>(Cached >> 32) == Threads) return static_cast<int32_t>(Cached & 0xffffffff);
+  int Blocks = 0;
+  if (driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&Blocks, K.Function, Threads,
+                                                           static_cast<size_t>(DynamicSharedBytes_)) != CUDA_SUCCESS)
+    Blocks = 0;
+  K.Occupancy.store((static_cast<uint64_t>(Threads) << 32) | static_cast<uint32_t>(Blocks), std::memory_order_relaxed);
+  return Blocks;
+}
+
+Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
+  if (Status S = activate(); !S) return S;
+  auto &K = *static_cast<CudaKernel *>(L.Entry);
+  DeviceLimits Limits = Limits_;
+  Limits.MaxThreadsPerBlock = K.MaxThreadsPerBlock;
+  LaunchRequest Req{K.Mode, L.NumTeams, L.ThreadLimit, L.LoopTripCount, L.IsTeamRegion};
+  LaunchConfig C = computeLaunch(Req, LaunchEnv_, Limits, [&](int32_t T) { return occupancy(K, T); });
+  if (plugin().infoEnabled(abi::kInfoPluginKernel))
+    std::fprintf(stderr, "CUDA device %d info: Launching kernel %s with %u blocks and %u threads in %s mode\n",
+                 id(), L.Name, C.Blocks, C.Threads, execModeName(K.Mode));
+  OMPT_TRACE(traceComponent(), "device %d: %s: %u blocks x %u threads (%s, teams %d, thread limit %d, trip count %" PRIu64 ")",
+             id(), L.Name, C.Blocks, C.Threads, execModeName(K.Mode), L.NumTeams, L.ThreadLimit, L.LoopTripCount);
+
+  // Each kernel parameter is a pointer-sized value: (char *)Args[i] + Offsets[i].
+  constexpr int32_t kInline = 32;
+  void *InlinePtrs[kInline];
+  void *InlineParams[kInline];
+  std::vector<void *> HeapPtrs, HeapParams;
+  void **Ptrs = InlinePtrs, **Params = InlineParams;
+  if (L.NumArgs > kInline) {
+    HeapPtrs.resize(static_cast<size_t>(L.NumArgs));
+    HeapParams.resize(static_cast<size_t>(L.NumArgs));
+    Ptrs = HeapPtrs.data();
+    Params = HeapParams.data();
+  }
+  for (int32_t I = 0; I < L.NumArgs; ++I) {
+    Ptrs[I] = static_cast<char *>(L.Args[I]) + L.Offsets[I];
+    Params[I] = &Ptrs[I];
+  }
+  CUresult R = driver().cuLaunchKernel(K.Function, C.Blocks, 1, 1, C.Threads, 1, 1,
+                                       static_cast<unsigned>(DynamicSharedBytes_), stream(Queue),
+                                       L.NumArgs > 0 ? Params : nullptr, nullptr);
+  if (R != CUDA_SUCCESS)
+    return makeError("cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s", C.Blocks,
+                     C.Threads, DynamicSharedBytes_, errorText(R).c_str());
+  std::lock_guard Lock(LastKernelMutex_);
+  LastKernel_[stream(Queue)] = L.Name;
+  return {};
+}
+
+// ---- Events --------------------------------------------------------------
+
+Expected<void *> CudaDevice::createEventImpl() {
+  if (Status S = activate(); !S) return S.takeError();
+  CUevent E = nullptr;
+  if (Status S = check(driver().cuEventCreate(&E, CU_EVENT_DISABLE_TIMING), "cuEventCreate"); !S)
+    return S.takeError();
+  return static_cast<void *>(E);
+}
+
+Status CudaDevice::destroyEventImpl(void *Event) {
+  if (Status S = activate(); !S) return S;
+  return check(driver().cuEventDestroy(event(Event)), "cuEventDestroy");
+}
+
+Status CudaDevice::recordEventImpl(void *Event, void *Queue) {
+  if (Status S = activate(); !S) return S;
+  return check(driver().cuEventRecord(event(Event), stream(Queue)), "cuEventRecord");
+}
+
+Status CudaDevice::waitEventImpl(void *Event, void *Queue) {
+  if (Status S = activate(); !S) return S;
+  return check(driver().cuStreamWaitEvent(stream(Queue), event(Event), 0), "cuStreamWaitEvent");
+}
+
+Status CudaDevice::syncEventImpl(void *Event) {
+  if (Status S = activate(); !S) return S;
+  return check(driver().cuEventSynchronize(event(Event)), "cuEventSynchronize");
+}
+
+// ---- Interop and info ----------------------------------------------------
+
+Status CudaDevice::initDeviceInfoImpl(__tgt_device_info &Info) {
+  Info.Context = Context_;
+  Info.Device = reinterpret_cast<void *>(static_cast<intptr_t>(Device_));
+  return {};
+}
+
+void CudaDevice::printInfoImpl() {
+  size_t Free = 0, Total = 0;
+  if (activate()) (void)driver().cuMemGetInfo(&Free, &Total);
+  std::printf("    Device type:                   CUDA GPU %s\n", Name_.c_str());
+  std::printf("    Compute capability:            %u.%u\n", SmMajor_, SmMinor_);
+  std::printf("    Multiprocessors:               %d\n", Limits_.NumSMs);
+  std::printf("    Max threads per block:         %d (warp size %d)\n", Limits_.MaxThreadsPerBlock, Limits_.WarpSize);
+  std::printf("    Global memory:                 %zu MiB free of %zu MiB\n", Free >> 20, Total >> 20);
+  std::printf("    Driver version:                %d\n", driver().Version);
+  std::printf("    Dynamic shared memory:         %d bytes per launch\n", DynamicSharedBytes_);
+  std::printf("    Live allocations:              %zu block(s)\n", Allocations_.liveBlocks());
+}
+
+}  // namespace omptarget::cuda

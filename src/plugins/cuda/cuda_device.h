@@ -1,0 +1,103 @@
+// One CUDA device: its primary context, streams (queues), events, memory,
+// loaded modules and kernel launches.
+//
+//   * Context: the device's primary context, retained at init and released
+//     at deinit. Every hook first makes it current on the calling thread
+//     (cuCtxSetCurrent: a thread-local store in the driver; done on every
+//     call rather than cached, because the application may switch the
+//     current context itself through the CUDA runtime in between).
+//   * Queues are CUstreams (CU_STREAM_NON_BLOCKING) from the generic queue
+//     pool, so __tgt_async_info::Queue is a real CUstream for interop. Every
+//     copy and launch is asynchronous on the construct's stream; synchronize
+//     is one cuStreamSynchronize. The last kernel launched on each stream is
+//     remembered so that a failure found at synchronization names it.
+//   * Events are CUevents (CU_EVENT_DISABLE_TIMING) from the event pool.
+//   * Device-to-device: same device cuMemcpyDtoDAsync; another device of this
+//     plugin cuMemcpyPeerAsync, with peer access enabled once per ordered
+//     pair (PeerAccessTable, owned by the plugin).
+//
+// Thread safety: hooks may run concurrently on different streams. The
+// attributes are written by initImpl only; LastKernelMutex_ guards
+// LastKernel_; CudaAllocations and PeerAccessTable lock themselves.
+#pragma once
+
+#include <cuda.h>
+
+#include <unordered_map>
+
+#include "cuda_memory.h"
+#include "cuda_module.h"
+#include "generic_device.h"
+#include "launch_sizing.h"
+#include "peer_access.h"
+#include "spin_lock.h"
+
+namespace omptarget::cuda {
+
+class CudaDevice final : public plugin::GenericDevice {
+ public:
+  CudaDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, int32_t NumDevices, PeerAccessTable &Peers)
+      : GenericDevice(Plugin, DeviceId), NumDevices_(NumDevices), Peers_(Peers), Allocations_(DeviceId) {}
+
+  CUcontext context() const { return Context_; }
+  CUdevice cuDevice() const { return Device_; }
+
+ protected:
+  Status initImpl() override;
+  Status deinitImpl() override;
+
+  Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(const __tgt_device_image &Image) override;
+  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name) override;
+  Expected<void *> getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size) override;
+
+  Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) override;
+  Status freeImpl(void *TgtPtr) override;
+
+  Expected<void *> createQueueImpl() override;
+  Status destroyQueueImpl(void *Queue) override;
+  Status synchronizeImpl(void *Queue) override;
+
+  Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) override;
+  Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) override;
+  bool isDataExchangeableImpl(const GenericDevice &Dst) const override;
+  Status exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
+                      void *Queue) override;
+
+  Status launchImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
+
+  Expected<void *> createEventImpl() override;
+  Status destroyEventImpl(void *Event) override;
+  Status recordEventImpl(void *Event, void *Queue) override;
+  Status waitEventImpl(void *Event, void *Queue) override;
+  Status syncEventImpl(void *Event) override;
+
+  Status initDeviceInfoImpl(__tgt_device_info &Info) override;
+  void printInfoImpl() override;
+
+  // Streams and events are cheap to keep; LLVM 14 starts with 32 streams.
+  size_t defaultInitialQueues() const override { return 32; }
+  size_t defaultInitialEvents() const override { return 32; }
+
+ private:
+  // Makes this device's context current on the calling thread.
+  Status activate() const;
+  int32_t occupancy(CudaKernel &K, int32_t Threads) const;
+
+  const int32_t NumDevices_;
+  PeerAccessTable &Peers_;
+  CudaAllocations Allocations_;
+
+  CUdevice Device_ = 0;
+  CUcontext Context_ = nullptr;
+  std::string Name_;
+  uint32_t SmMajor_ = 0, SmMinor_ = 0;
+  DeviceLimits Limits_;
+  LaunchEnv LaunchEnv_;
+  int32_t DynamicSharedBytes_ = 0;
+  int32_t DebugKind_ = 0;
+
+  mutable plugin::SpinLock LastKernelMutex_;
+  std::unordered_map<CUstream, const char *> LastKernel_;
+};
+
+}  // namespace omptarget::cuda

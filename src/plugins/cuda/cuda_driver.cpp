@@ -1,0 +1,64 @@
+#include "cuda_driver.h"
+
+#include <dlfcn.h>
+
+#include "debug.h"
+
+namespace omptarget::cuda {
+
+namespace {
+constexpr const char *kComponent = "TARGET cuda RTL";
+constexpr const char *kLibrary = "libcuda.so.1";
+
+// The table, filled once. Never unloaded: the driver must outlive every
+// exit-time call into the plugin.
+Driver Table;
+
+Expected<const Driver *> load() {
+  void *Handle = dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
+  if (!Handle) {
+    const char *Why = dlerror();
+    return makeError("cannot load the CUDA driver %s: %s", kLibrary, Why ? Why : "unknown error");
+  }
+  std::string Missing;
+#define OMPT_CUDA_RESOLVE(Name, Symbol)                                              \
+  if (void *Sym = dlsym(Handle, Symbol))                                             \
+    Table.Name = reinterpret_cast<decltype(Table.Name)>(Sym);                        \
+  else                                                                               \
+    Missing += (Missing.empty() ? "" : ", ") + std::string(Symbol);
+  OMPT_CUDA_DRIVER_ENTRIES(OMPT_CUDA_RESOLVE)
+#undef OMPT_CUDA_RESOLVE
+  if (!Missing.empty())
+    return makeError("the CUDA driver %s lacks entry points the plugin needs (%s); a newer "
+                     "driver is required",
+                     kLibrary, Missing.c_str());
+  if (CUresult R = Table.cuInit(0); R != CUDA_SUCCESS)
+    return makeError("cuInit failed: %s", errorText(R).c_str());
+  if (Table.cuDriverGetVersion(&Table.Version) != CUDA_SUCCESS) Table.Version = 0;
+  OMPT_TRACE(kComponent, "loaded the CUDA driver %s (version %d)", kLibrary, Table.Version);
+  return &Table;
+}
+}  // namespace
+
+const Expected<const Driver *> &loadDriver() {
+  static const Expected<const Driver *> Loaded = load();
+  return Loaded;
+}
+
+const Driver &driver() { return Table; }
+
+std::string errorText(CUresult Code) {
+  const char *Name = nullptr;
+  const char *Text = nullptr;
+  if (Table.cuGetErrorName) (void)Table.cuGetErrorName(Code, &Name);
+  if (Table.cuGetErrorString) (void)Table.cuGetErrorString(Code, &Text);
+  return formatString("%s (%s)", Name ? Name : ("CUresult " + std::to_string(Code)).c_str(),
+                      Text ? Text : "no description");
+}
+
+Status check(CUresult Code, const char *What) {
+  if (Code == CUDA_SUCCESS) return {};
+  return makeError("%s: %s", What, errorText(Code).c_str());
+}
+
+}  // namespace omptarget::cuda

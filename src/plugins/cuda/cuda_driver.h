@@ -1,0 +1,90 @@
+// The CUDA driver API, loaded at run time with dlopen("libcuda.so.1").
+//
+// The plugin has no link-time CUDA dependency: cuda.h is used for types and
+// prototypes only, and every entry point is resolved with dlsym under the
+// versioned name cuda.h maps it to (cuMemAlloc -> cuMemAlloc_v2 ...). When the
+// library is missing, cuInit fails (no GPU, no permission) or any entry point
+// is absent (a driver older than the plugin needs), driver() reports why and
+// the plugin counts 0 devices.
+//
+// Thread safety: the driver is loaded once (a function-local static); the
+// table is immutable afterwards and may be read from any thread.
+#pragma once
+
+#include <cuda.h>
+
+#include <string>
+
+#include "error.h"
+
+namespace omptarget::cuda {
+
+// X(field, symbol): the field is named after cuda.h's (macro-expanded) name,
+// so calls read like the C API: driver().cuMemAlloc(&Ptr, Size).
+#define OMPT_CUDA_DRIVER_ENTRIES(X)                                   \
+  X(cuInit, "cuInit")                                                 \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                         \
+  X(cuGetErrorName, "cuGetErrorName")                                 \
+  X(cuGetErrorString, "cuGetErrorString")                             \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                             \
+  X(cuDeviceGet, "cuDeviceGet")                                       \
+  X(cuDeviceGetName, "cuDeviceGetName")                               \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                     \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                          \
+  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                   \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")             \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")        \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                               \
+  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                   \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                         \
+  X(cuModuleUnload, "cuModuleUnload")                                 \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                       \
+  X(cuModuleGetGlobal, "cuModuleGetGlobal_v2")                        \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute")                         \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute")                         \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                      \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor")                    \
+  X(cuMemGetInfo, "cuMemGetInfo_v2")                                  \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                      \
+  X(cuMemFree, "cuMemFree_v2")                                        \
+  X(cuMemAllocHost, "cuMemAllocHost_v2")                              \
+  X(cuMemFreeHost, "cuMemFreeHost")                                   \
+  X(cuMemAllocManaged, "cuMemAllocManaged")                           \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                  \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                  \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                        \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                        \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                        \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                           \
+  X(cuStreamCreate, "cuStreamCreate")                                 \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                            \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                       \
+  X(cuStreamWaitEvent, "cuStreamWaitEvent")                           \
+  X(cuLaunchKernel, "cuLaunchKernel")                                 \
+  X(cuEventCreate, "cuEventCreate")                                   \
+  X(cuEventDestroy, "cuEventDestroy_v2")                              \
+  X(cuEventRecord, "cuEventRecord")                                   \
+  X(cuEventSynchronize, "cuEventSynchronize")
+
+struct Driver {
+#define OMPT_CUDA_FIELD(Name, Symbol) decltype(&::Name) Name = nullptr;
+  OMPT_CUDA_DRIVER_ENTRIES(OMPT_CUDA_FIELD)
+#undef OMPT_CUDA_FIELD
+  int Version = 0;  // cuDriverGetVersion, e.g. 12040
+};
+
+// The loaded and initialised (cuInit) driver, or why it is unusable. The
+// first call loads it; every later call returns the same answer.
+const Expected<const Driver *> &loadDriver();
+
+// The loaded driver; only valid once loadDriver() succeeded (every device
+// exists only then).
+const Driver &driver();
+
+// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for Code.
+std::string errorText(CUresult Code);
+
+// Status from a driver result: success, or "<What>: <errorText>".
+Status check(CUresult Code, const char *What);
+
+}  // namespace omptarget::cuda

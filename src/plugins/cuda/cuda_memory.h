@@ -1,0 +1,52 @@
+// The live allocations of one CUDA device, by kind.
+//
+//   DEVICE, DEFAULT  cuMemAlloc        (device memory)
+//   HOST             cuMemAllocHost    (pinned host memory the device can reach)
+//   SHARED           cuMemAllocManaged (managed memory, CU_MEM_ATTACH_GLOBAL)
+// The kind of every live pointer is recorded, so that free() calls the
+// matching driver function and an unknown pointer (or a second free) is a
+// clear error instead of a driver fault. Out of memory is an error naming the
+// size, the device and the device's free/total memory.
+//
+// The caller makes the device's context current before every call.
+// Thread safety: Mutex_ (a SpinLock: held for one hash operation) guards
+// Live_; the driver is called without it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+
+#include "error.h"
+#include "omptarget/abi.h"
+#include "spin_lock.h"
+
+namespace omptarget::cuda {
+
+class CudaAllocations {
+ public:
+  explicit CudaAllocations(int32_t DeviceId) : DeviceId_(DeviceId) {}
+  CudaAllocations(const CudaAllocations &) = delete;
+  CudaAllocations &operator=(const CudaAllocations &) = delete;
+
+  // Size 0 yields a distinct 1-byte block (never null on success).
+  Expected<void *> allocate(size_t Size, abi::TargetAllocKind Kind);
+  Status release(void *Ptr);
+  // Frees every live block (device teardown); returns how many.
+  size_t releaseAll();
+
+  size_t liveBlocks() const;
+
+ private:
+  struct Block {
+    abi::TargetAllocKind Kind;
+    size_t Size;
+  };
+  static Status freeBlock(void *Ptr, abi::TargetAllocKind Kind);
+
+  const int32_t DeviceId_;
+  mutable plugin::SpinLock Mutex_;
+  std::unordered_map<void *, Block> Live_;
+};
+
+}  // namespace omptarget::cuda

@@ -1,0 +1,61 @@
+// The CUDA plugin: libomptarget.rtl.cuda.so runs nvptx64 images (cubins) on
+// NVIDIA GPUs through the CUDA driver API, loaded at run time.
+//
+// Without a usable driver (libcuda.so.1 missing, cuInit failing, an entry
+// point missing) or without GPUs the plugin reports 0 devices; the reason is
+// in the LIBOMPTARGET_DEBUG trace. It still accepts CUDA images, so the core
+// knows the binary's images belong to a plugin without devices.
+//
+// Environment (read when a device is initialised):
+//   LIBOMPTARGET_NUM_INITIAL_STREAMS / _EVENTS   initial pool sizes (32 / 32)
+//   LIBOMPTARGET_SHARED_MEMORY_SIZE              dynamic shared memory per launch
+//   LIBOMPTARGET_DEVICE_RTL_DEBUG                device runtime debug kind
+//   OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_TEAM_LIMIT,
+//   OMPTARGET_CUDA_BLOCKS_PER_SM                 launch sizing (launch_sizing.h)
+#include "cubin.h"
+#include "cuda_device.h"
+#include "cuda_driver.h"
+#include "debug.h"
+#include "generic_plugin.h"
+#include "peer_access.h"
+
+namespace omptarget::cuda {
+
+namespace {
+class CudaPlugin final : public plugin::GenericPlugin {
+ public:
+  CudaPlugin() : GenericPlugin("cuda") {}
+
+ protected:
+  Expected<int32_t> numberOfDevicesImpl() override {
+    const Expected<const Driver *> &D = loadDriver();
+    if (!D) {
+      OMPT_TRACE(traceComponent(), "no CUDA devices: %s", D.error().message().c_str());
+      return 0;
+    }
+    int Count = 0;
+    if (CUresult R = (*D)->cuDeviceGetCount(&Count); R != CUDA_SUCCESS) {
+      OMPT_TRACE(traceComponent(), "no CUDA devices: cuDeviceGetCount: %s", errorText(R).c_str());
+      return 0;
+    }
+    NumDevices_ = Count;
+    return Count;
+  }
+
+  Expected<std::unique_ptr<plugin::GenericDevice>> createDeviceImpl(int32_t DeviceId) override {
+    return std::unique_ptr<plugin::GenericDevice>(std::make_unique<CudaDevice>(*this, DeviceId, NumDevices_, Peers_));
+  }
+
+  bool isValidBinaryImpl(std::span<const std::byte> Image) override { return readCubin(Image).has_value(); }
+
+ private:
+  int32_t NumDevices_ = 0;  // written by initialize(), before any device exists
+  PeerAccessTable Peers_;
+};
+}  // namespace
+
+}  // namespace omptarget::cuda
+
+std::unique_ptr<omptarget::plugin::GenericPlugin> omptarget::plugin::createPlugin() {
+  return std::make_unique<omptarget::cuda::CudaPlugin>();
+}

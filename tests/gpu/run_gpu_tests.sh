@@ -1,0 +1,204 @@
+#!/bin/bash
+# GPU test runner: the offload test programs (tests/offload) built for NVIDIA
+# GPUs (sm_90, through tools/omptarget-sm90-path) and run on a machine with
+# one or more GPUs, with our core + our CUDA plugin, or with LLVM 14's core +
+# our CUDA plugin.
+#
+#   run_gpu_tests.sh build [BUNDLE]
+#       Here (clang 14, CUDA toolkit, a built tree in build/): compiles every
+#       GPU-appropriate test into BUNDLE (default build/gpu-bundle), with our
+#       libraries, LLVM 14's libomp.so.5 and libomptarget.so, FileCheck and
+#       `not` (plus the libraries they need), packed as BUNDLE/bundle.tar.gz.
+#   run_gpu_tests.sh run [BUNDLE] [ours|llvm|both]
+#       On the GPU machine: unpacks the bundle to a temporary directory, runs
+#       every test and prints `N passed, M failed` (per core). Failing tests'
+#       output goes to the log ($OUT/gpu-tests-<core>.log when $OUT is set,
+#       else BUNDLE/gpu-tests-<core>.log). Default core: both.
+#
+# Which tests run: a test is skipped when its source says `// GPU: skip`, when
+# it REQUIRES a feature the GPU run cannot have (omptarget-plugin: our host
+# plugin; host-async; nvptx-compile: it builds its own nvptx binary), or when
+# it is on HOST_ONLY below (it pins the host plugin's 4 devices or its
+# environment variables). A test that uses device(1)/device(2)... is marked
+# multi-device (a grep heuristic: literal device numbers > 0, loops over
+# devices) and runs only when the machine has 2 GPUs or more (nvidia-h200-x2).
+# With LLVM 14's core, tests that REQUIRE omptarget-core are skipped and
+# FileCheck runs with the LLVM prefix instead of OURS (as in lit.cfg.py).
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+LLVM=${LLVM14_DIR:-/usr/lib/llvm-14}
+
+# Tests that pin the host plugin's behaviour (device count, its variables).
+HOST_ONLY="hello api_devices err_mandatory_no_device err_no_plugin_for_image launch_offload_mandatory"
+
+die() { echo "run_gpu_tests.sh: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- build ----
+# Substitutes a run segment's lit placeholders by the runner's variables.
+run_segment() {
+  local seg=$1
+  seg=${seg//%fcheck/\"\$FILECHECK\" \"\$SRC\" --allow-unused-prefixes --check-prefixes=CHECK,\$PREFIX}
+  seg=${seg//%run/env LD_LIBRARY_PATH=\"\$LIBS\"}
+  seg=${seg//%t/\"\$BIN\"}
+  seg=${seg//%s/\"\$SRC\"}
+  case $seg in not\ *) seg="\"\$NOT\" ${seg#not }" ;; esac
+  printf '%s\n' "$seg"
+}
+
+compile_segment() {  # SEGMENT SOURCE BINARY -> the command to run here
+  local seg=$1 src=$2 bin=$3
+  local nv="-fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 --cuda-path=$SM90PATH"
+  nv+=" -gline-tables-only -Wno-openmp-mapping -Wno-unknown-cuda-version -I$ROOT/include"
+  seg=${seg//%clangxx-offload/$LLVM/bin/clang++ $nv}
+  seg=${seg//%clang-offload/$LLVM/bin/clang $nv}
+  seg=${seg//%clang-plain/$LLVM/bin/clang -fopenmp}
+  seg=${seg//%t/$bin}
+  seg=${seg//%s/$src}
+  seg=${seg//%S/$(dirname "$src")}
+  printf '%s\n' "$seg"
+}
+
+build() {
+  local out=${1:-$ROOT/build/gpu-bundle}
+  local lib=$ROOT/build/lib
+  [ -f "$lib/libomptarget.so" ] && [ -f "$lib/libomptarget.rtl.cuda.so" ] ||
+    die "build the core and the CUDA plugin first (ninja -C build omptarget omptarget.rtl.cuda)"
+  [ -x "$LLVM/bin/clang" ] || die "clang 14 not found in $LLVM"
+  local stage=$out/stage
+  rm -rf "$out"; mkdir -p "$stage"/{bin,src,cmds,lib/ours,lib/llvm,tools/lib}
+  SM90PATH=$stage/../cuda-sm90
+  "$ROOT/tools/omptarget-sm90-path" "$SM90PATH" >/dev/null || die "cannot make the sm_90 CUDA path"
+
+  cp "$lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/ours/"
+  cp "$LLVM/lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/llvm/"
+  # FileCheck and `not` need libz3 (not in a CUDA image):
+  # each runs through a wrapper that adds tools/lib to its library path.
+  for tool in FileCheck not; do
+    cp "$LLVM/bin/$tool" "$stage/tools/$tool.bin"
+    printf '#!/bin/sh\nd=$(dirname "$0")\nLD_LIBRARY_PATH="$d/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$d/%s.bin" "$@"\n' \
+      "$tool" > "$stage/tools/$tool"
+    chmod +x "$stage/tools/$tool"
+  done
+  for so in $(ldd "$LLVM/bin/FileCheck" "$LLVM/bin/not" | awk '/=>/ {print $3}' | sort -u); do
+    case $(basename "$so") in libz3.so*) cp -L "$so" "$stage/tools/lib/" ;; esac
+  done
+
+  local manifest=$stage/manifest built=0 broken=0 skipped=0
+  : > "$manifest"
+  for src in "$ROOT"/tests/offload/*.c "$ROOT"/tests/offload/*.cpp; do
+    local file name requires unsupported
+    file=$(basename "$src"); name=${file%.*}
+    requires=$(sed -n 's|^ *// *REQUIRES: *||p' "$src" | tr ',\n' '  ')
+    unsupported=$(sed -n 's|^ *// *UNSUPPORTED: *||p' "$src" | tr ',\n' '  ')
+    local why=""
+    grep -q '// *GPU: *skip' "$src" && why="marked GPU: skip"
+    case " $HOST_ONLY " in *" $name "*) why="host-only test" ;; esac
+    for f in $requires; do
+      case $f in omptarget-plugin|host-async|nvptx-compile) why="requires $f" ;; esac
+    done
+    if [ -n "$why" ]; then
+      echo "skip $name ($why)"; skipped=$((skipped + 1)); continue
+    fi
+    cp "$src" "$stage/src/$file"
+    local multi=0
+    # Heuristic: literal device numbers > 0, or loops over several devices.
+    grep -Eq 'device\([1-9]\)|OMP_DEFAULT_DEVICE=[1-9]|omp_target_[a-z_]*\([^;]*, *[1-9]\)|[A-Za-z]+ = [01]; [A-Za-z]+ < (3|4|omp_get_num_devices)|[Dd]ev = [1-9]' "$src" && multi=1
+    # RUN lines: %clang segments are compiled now, the rest runs on the GPU.
+    local cmds=$stage/cmds/$name.sh ok=1
+    : > "$cmds"
+    while IFS= read -r line; do
+      local rest=$line seg
+      while [ -n "$rest" ]; do
+        case $rest in
+          *" && "*) seg=${rest%% && *}; rest=${rest#* && } ;;
+          *) seg=$rest; rest="" ;;
+        esac
+        case $seg in
+          %clang*)
+            if ! eval "$(compile_segment "$seg" "$src" "$stage/bin/$name")" > "$out/$name.build.log" 2>&1; then
+              ok=0
+            fi ;;
+          *) run_segment "$seg" >> "$cmds" ;;
+        esac
+      done
+    done < <(sed -n 's|^ *// *RUN: *||p' "$src")
+    if [ $ok = 1 ]; then
+      built=$((built + 1)); rm -f "$out/$name.build.log"
+      echo "$name $file $multi ${requires// /,}: ${unsupported// /,}" >> "$manifest"
+    else
+      broken=$((broken + 1)); echo "BUILD FAILED $name (see $out/$name.build.log)"
+      echo "$name $file build-failed" >> "$manifest"
+    fi
+  done
+  tar -C "$stage" -czf "$out/bundle.tar.gz" . || die "cannot pack the bundle"
+  rm -rf "$stage" "$SM90PATH"
+  echo "bundle: $out/bundle.tar.gz ($(du -h "$out/bundle.tar.gz" | cut -f1)): $built test(s) built, $broken failed to build, $skipped skipped"
+  [ $broken = 0 ]
+}
+
+# ------------------------------------------------------------------ run ----
+run_core() {  # DIR CORE LOG
+  local dir=$1 core=$2 log=$3 prefix libs
+  case $core in
+    ours) prefix=OURS; libs=$dir/lib/ours ;;
+    llvm) prefix=LLVM; libs=$dir/lib/llvm ;;
+    *) die "unknown core '$core' (ours, llvm)" ;;
+  esac
+  local gpus
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  local pass=0 fail=0 skip=0 failed=""
+  : > "$log"
+  echo "== core: $core ($gpus GPU(s)) =="
+  while read -r name file multi features; do
+    if [ "$multi" = build-failed ]; then
+      fail=$((fail + 1)); failed+=" $name(build)"; continue
+    fi
+    local requires=${features%%:*} unsupported=${features#*: }
+    if [ "$core" = llvm ] && [[ ",$requires," == *",omptarget-core,"* ]]; then skip=$((skip + 1)); continue; fi
+    if [ "$core" = llvm ] && [[ ",$unsupported," == *",interop,"* ]]; then skip=$((skip + 1)); continue; fi
+    if [ "$multi" = 1 ] && [ "${gpus:-0}" -lt 2 ]; then skip=$((skip + 1)); continue; fi
+    local out rc
+    # Like lit: the caller's LIBOMPTARGET_*/OMP_*/OMPTARGET_* stay out, and
+    # each RUN line runs with pipefail.
+    out=$(cd "$dir/bin" && env BIN="$dir/bin/$name" SRC="$dir/src/$file" PREFIX=$prefix \
+            LIBS="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+            FILECHECK="$dir/tools/FileCheck" NOT="$dir/tools/not" \
+            timeout 300 bash -o pipefail -c \
+              'for v in $(compgen -e); do case $v in LIBOMPTARGET_*|OMP_*|OMPTARGET_*) unset "$v";; esac; done
+               set -e; . "$0"' "$dir/cmds/$name.sh" 2>&1)
+    rc=$?
+    if [ $rc = 0 ]; then
+      pass=$((pass + 1))
+    else
+      fail=$((fail + 1)); failed+=" $name"
+      { echo "---- FAIL $name (core $core, exit $rc)"; echo "$out" | tail -n 60; } >> "$log"
+    fi
+  done < "$dir/manifest"
+  echo "core $core: $pass passed, $fail failed, $skip skipped${failed:+ (failed:$failed)}"
+  [ $fail = 0 ]
+}
+
+run() {
+  local bundle=${1:-$ROOT/build/gpu-bundle} which=${2:-both}
+  [ -f "$bundle/bundle.tar.gz" ] || die "no bundle at $bundle (run '$0 build' first)"
+  local dir
+  dir=$(mktemp -d /tmp/omptarget-gpu-tests.XXXXXX)
+  tar -C "$dir" -xzf "$bundle/bundle.tar.gz" || die "cannot unpack $bundle/bundle.tar.gz"
+  local logdir=${OUT:-$bundle} status=0
+  nvidia-smi -L 2>/dev/null || echo "(nvidia-smi not found: no GPU?)"
+  local cores=$which
+  [ "$which" = both ] && cores="ours llvm"
+  for core in $cores; do
+    run_core "$dir" "$core" "$logdir/gpu-tests-$core.log" || status=1
+  done
+  rm -rf "$dir"
+  return $status
+}
+
+case ${1:-} in
+  build) shift; build "$@" ;;
+  run) shift; run "$@" ;;
+  *) sed -n '2,27p' "$0"; exit 2 ;;
+esac
