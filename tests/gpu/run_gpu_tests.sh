@@ -68,7 +68,7 @@ build() {
   [ -x "$LLVM/bin/clang" ] || die "clang 14 not found in $LLVM"
   local stage=$out/stage
   rm -rf "$out"; mkdir -p "$stage"/{bin,src,cmds,lib/ours,lib/llvm,tools/lib}
-  SM90PATH=$stage/../cuda-sm90
+  SM90PATH=$out/cuda-sm90
   "$ROOT/tools/omptarget-sm90-path" "$SM90PATH" >/dev/null || die "cannot make the sm_90 CUDA path"
 
   cp "$lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/ours/"
