@@ -165,6 +165,74 @@ static void op_vector_add(long iters) {
 }
 
 // ---------------------------------------------------------------------------
+// (d) a construct with three maps and a kernel: map(to: a[0:n], b[0:n])
+// map(from: c[0:n]) over 256 floats that are not mapped before: 3 allocations,
+// 2 H2D copies, the launch, 1 D2H copy, 3 releases — one construct.
+static float *g_da, *g_db, *g_dc;
+
+static void op_three_maps(long iters) {
+  float *a = g_da, *b = g_db, *c = g_dc;
+  for (long it = 0; it < iters; ++it) {
+#pragma omp target map(to : a[0:VEC_N], b[0:VEC_N]) map(from : c[0:VEC_N])
+    for (int i = 0; i < VEC_N; ++i)
+      c[i] = a[i] + b[i];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// (e) throughput of concurrent nowait regions sharing read-only data: batches
+// of NOWAIT_BATCH `target nowait` regions, each with map(to:) of the same
+// 1 MiB array, reading a strided sample of it, then taskwait. One op is one
+// region.
+//   e_nowait64_mapped_1mib: the array is mapped (enter data) around the case,
+//     so each region only finds it (refcount up/down): the runtime's
+//     per-region cost under concurrency;
+//   e_nowait64_fresh_1mib: nothing mapped between batches: the first region
+//     of a batch to map the array allocates and copies it, the others reuse
+//     the entry (waiting on its event while the copy is in flight), the last
+//     one frees it.
+enum { NOWAIT_BATCH = 64, SHARED_N = (1 << 20) / (int)sizeof(float), SAMPLE_STRIDE = 256 };
+static float *g_shared;
+static float g_nowait_out[NOWAIT_BATCH];
+
+static void nowait_batch(int n) {
+  float *x = g_shared;
+  float *out = g_nowait_out;
+  for (int k = 0; k < n; ++k) {
+#pragma omp target map(to : x[0:SHARED_N]) map(from : out[k:1]) depend(in : x[0]) nowait
+    {
+      float s = 0.0f;
+      for (int i = k % SAMPLE_STRIDE; i < SHARED_N; i += SAMPLE_STRIDE)
+        s += x[i];
+      out[k] = s;
+    }
+  }
+#pragma omp taskwait
+}
+
+static void op_nowait_shared(long iters) {
+  for (long done = 0; done < iters; done += NOWAIT_BATCH)
+    nowait_batch(iters - done < NOWAIT_BATCH ? (int)(iters - done) : NOWAIT_BATCH);
+}
+
+static int check_nowait_batch(void) {
+  for (int k = 0; k < NOWAIT_BATCH; ++k)
+    g_nowait_out[k] = -1.0f;
+  nowait_batch(NOWAIT_BATCH);
+  for (int k = 0; k < NOWAIT_BATCH; ++k) {
+    float want = 0.0f;
+    for (int i = k % SAMPLE_STRIDE; i < SHARED_N; i += SAMPLE_STRIDE)
+      want += g_shared[i];
+    if (g_nowait_out[k] != want) {
+      printf("error: nowait region %d read %f, expected %f\n", k, (double)g_nowait_out[k],
+             (double)want);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+// ---------------------------------------------------------------------------
 // (c) enter/exit data with 10,000 distinct arrays mapped.
 static double **g_live;  // NUM_LIVE arrays, mapped during the (c) cases
 static double **g_fresh; // NUM_FRESH arrays, never mapped outside an op
@@ -351,6 +419,45 @@ int main(void) {
 
   run_case("a_empty_target", op_empty_target);
   run_case("b_vector_add_256", op_vector_add);
+
+  if (case_enabled("d_three_maps_kernel_256")) {
+    g_da = malloc(sizeof(float) * VEC_N);
+    g_db = malloc(sizeof(float) * VEC_N);
+    g_dc = malloc(sizeof(float) * VEC_N);
+    for (int i = 0; i < VEC_N; ++i) {
+      g_da[i] = (float)i;
+      g_db[i] = 3.0f * (float)i;
+    }
+    op_three_maps(1);
+    for (int i = 0; i < VEC_N; ++i)
+      if (g_dc[i] != 4.0f * (float)i) {
+        printf("error: three-map region wrong at %d: %f\n", i, (double)g_dc[i]);
+        return 1;
+      }
+    run_case("d_three_maps_kernel_256", op_three_maps);
+  }
+
+  if (case_enabled("e_nowait64_mapped_1mib") || case_enabled("e_nowait64_fresh_1mib")) {
+    g_shared = malloc(sizeof(float) * SHARED_N);
+    for (int i = 0; i < SHARED_N; ++i)
+      g_shared[i] = (float)(i % 1000);
+    float *x = g_shared;
+    if (case_enabled("e_nowait64_mapped_1mib")) {
+#pragma omp target enter data map(to : x[0:SHARED_N])
+      if (!check_nowait_batch())
+        return 1;
+      run_case("e_nowait64_mapped_1mib", op_nowait_shared);
+#pragma omp target exit data map(release : x[0:SHARED_N])
+    }
+    if (case_enabled("e_nowait64_fresh_1mib")) {
+      if (!check_nowait_batch())
+        return 1;
+      run_case("e_nowait64_fresh_1mib", op_nowait_shared);
+      // Sanity after the timed batches too (the race this case exercises).
+      if (!check_nowait_batch())
+        return 1;
+    }
+  }
 
   int want_c = case_enabled("c_setup_enter_10k") || case_enabled("c_enter_mapped_10k") ||
                case_enabled("c_exit_mapped_10k") || case_enabled("c_enter_exit_mapped_10k") ||

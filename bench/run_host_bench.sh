@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Side-by-side host-offloading benchmark: LLVM 14's libomptarget vs ours.
+# Side-by-side host-offloading benchmark: LLVM 14's libomptarget vs ours,
+# ours once more with the asynchronous host device (OMPTARGET_HOST_ASYNC=1,
+# column "ours-async").
 #
 # Usage: bench/run_host_bench.sh [BUILD_DIR]
 #
@@ -14,7 +16,8 @@
 #   OMPTARGET_BENCH_LLVM_LIB  LLVM 14's lib directory (default $LLVM14_DIR/lib)
 #   LLVM14_DIR                LLVM 14 install (default /usr/lib/llvm-14)
 #   OMPTARGET_BENCH_CLANG     compiler (default $LLVM14_DIR/bin/clang)
-#   BENCH_ROUNDS              interleaved rounds, LLVM then ours (default 3)
+#   BENCH_ROUNDS              interleaved rounds, LLVM, ours, ours-async (default 3)
+#   BENCH_ASYNC               0 skips the ours-async runs (default 1)
 #   BENCH_OMP_NUM_THREADS     OMP_NUM_THREADS of the runs (default 1, see
 #                             docs/benchmarks.md)
 #   BENCH_BATCHES, BENCH_BATCH_MS, BENCH_CASES   passed to the program
@@ -37,6 +40,7 @@ llvm_lib=${OMPTARGET_BENCH_LLVM_LIB:-$llvm14_dir/lib}
 ours_lib=${OMPTARGET_BENCH_OURS_LIB:-$build_dir/lib}
 clang=${OMPTARGET_BENCH_CLANG:-$llvm14_dir/bin/clang}
 rounds=${BENCH_ROUNDS:-3}
+bench_async=${BENCH_ASYNC:-1}
 threads=${BENCH_OMP_NUM_THREADS:-1}
 
 out_dir=$build_dir/bench
@@ -71,10 +75,19 @@ done < <(compgen -e | grep -E '^(LIBOMPTARGET_|OMPTARGET_|OMP_|KMP_)' || true)
 export OMP_NUM_THREADS=$threads
 
 # Runs the program on one side's libraries, checks which ones it ran on.
-run_side() { # side libdir outfile
+# Extra arguments are VAR=VALUE settings for that side's runs.
+run_side() { # side libdir outfile [VAR=VALUE...]
   local side=$1 libdir=$2 out=$3
-  if ! LD_LIBRARY_PATH=$libdir "$bin" >"$out" 2>&1; then
+  shift 3
+  if ! env "$@" LD_LIBRARY_PATH="$libdir" "$bin" >"$out" 2>&1; then
     cat "$out" >&2
+    # The asynchronous mode is measured for information: a failed run (the
+    # program checks its results) is reported, and its figures are dropped.
+    if [[ $side == ours-async ]]; then
+      echo "run_host_bench: WARNING: ours-async run failed (output above); its figures are not used" >&2
+      mv "$out" "$out.failed"
+      return 0
+    fi
     die "$side run failed (output above)"
   fi
   # Compare resolved files, so a directory of symlinks (e.g. a core of one
@@ -103,6 +116,9 @@ for ((round = 1; round <= rounds; ++round)); do
   run_side llvm14 "$llvm_lib" "$raw_dir/llvm14.$round.txt"
   if ((have_ours)); then
     run_side ours "$ours_lib" "$raw_dir/ours.$round.txt"
+    if [[ $bench_async != 0 ]]; then
+      run_side ours-async "$ours_lib" "$raw_dir/ours-async.$round.txt" OMPTARGET_HOST_ASYNC=1
+    fi
   fi
 done
 
@@ -119,7 +135,14 @@ GOALS = {
     "c_exit_mapped_10k": 3.0,
     "c_enter_exit_mapped_10k": 3.0,
     "c_fresh_map_unmap_10k": 3.0,
+    # Informational (issue 3): the asynchronous pipeline's cases.
+    "d_three_maps_kernel_256": None,
+    "e_nowait64_mapped_1mib": None,
+    "e_nowait64_fresh_1mib": None,
 }
+# Cases whose op is one target region of a concurrent batch: also shown as
+# regions per second.
+PER_REGION = {"e_nowait64_mapped_1mib", "e_nowait64_fresh_1mib"}
 
 def load(side):
     per_case = {}
@@ -138,6 +161,8 @@ def load(side):
 
 llvm, order = load("llvm14")
 ours, _ = load("ours") if have_ours else ({}, [])
+ours_async, _ = load("ours-async") if have_ours else ({}, [])
+have_async = bool(ours_async)
 
 def fmt_ns(v):
     return "n/a" if v is None else (f"{v:.1f}" if v < 10000 else f"{v:.0f}")
@@ -149,17 +174,32 @@ rows = []
 for case in order:
     l = min(llvm[case])
     o = min(ours[case]) if case in ours else None
+    a = min(ours_async[case]) if case in ours_async else None
     goal = GOALS.get(case)
     ratio = (l / o) if o else None
+    aratio = (l / a) if a else None
     met = "n/a" if ratio is None or goal is None else ("yes" if ratio >= goal else "no")
-    rows.append((case, fmt_ns(l), spread(llvm[case]), fmt_ns(o), spread(ours.get(case, [])),
-                 "n/a" if ratio is None else f"{ratio:.2f}x",
-                 "info" if goal is None else f"{goal:.0f}x", met))
+    row = [case, fmt_ns(l), spread(llvm[case]), fmt_ns(o), spread(ours.get(case, [])),
+           "n/a" if ratio is None else f"{ratio:.2f}x"]
+    if have_async:
+        row += [fmt_ns(a), spread(ours_async.get(case, [])),
+                "n/a" if aratio is None else f"{aratio:.2f}x"]
+    row += ["info" if goal is None else f"{goal:.0f}x", met]
+    rows.append(tuple(row))
     print(f"summary case={case} llvm14_ns={l:.1f} ours_ns={'n/a' if o is None else f'{o:.1f}'} "
+          f"ours_async_ns={'n/a' if a is None else f'{a:.1f}'} "
           f"ratio={'n/a' if ratio is None else f'{ratio:.3f}'} "
+          f"ratio_async={'n/a' if aratio is None else f'{aratio:.3f}'} "
           f"goal={'none' if goal is None else goal} met={met}")
+    if case in PER_REGION:
+        rate = lambda v: "n/a" if v is None else f"{1e9 / v:.0f}"
+        print(f"summary case={case} regions_per_s llvm14={rate(l)} ours={rate(o)} "
+              f"ours_async={rate(a)}")
 
-head = ("case", "LLVM-14 ns/op", "spread", "ours ns/op", "spread", "LLVM-14/ours", "goal", "met")
+head = ["case", "LLVM-14 ns/op", "spread", "ours ns/op", "spread", "LLVM-14/ours"]
+if have_async:
+    head += ["ours-async ns/op", "spread", "LLVM-14/async"]
+head = tuple(head + ["goal", "met"])
 widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
 print()
 print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths))))
@@ -168,6 +208,7 @@ for r in rows:
     print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
 print()
 print(f"ns/op: best over {rounds} round(s) of each run's median of batches; spread: (max-min)/min")
+print("ours-async: our runtime with OMPTARGET_HOST_ASYNC=1 (asynchronous host device).")
 print("of the rounds' medians. c_enter_exit_mapped_10k and c_fresh_map_unmap_10k count one")
 print("enter data + one exit data as one op. Ratio > 1: ours is faster.")
 if not have_ours:

@@ -10,6 +10,13 @@
 # Tests marked `REQUIRES: omptarget-core` need our core (extensions, our own
 # diagnostics); `REQUIRES: omptarget-plugin` need our plugin (async mode...);
 # `UNSUPPORTED: interop` skips the mixed configurations.
+#
+# Parameter `hostmode` chooses the mode of our host plugin:
+#   sync    the default mode (OMPTARGET_HOST_ASYNC unset)
+#   async   OMPTARGET_HOST_ASYNC=1 in every test's environment: each queue
+#           runs its operations on a worker thread after the call returns
+# In async mode the feature `host-async` is set (only when our plugin runs):
+# tests that need the asynchronous device say `REQUIRES: host-async`.
 import os
 import lit.formats
 
@@ -20,8 +27,12 @@ config.test_source_root = os.path.dirname(__file__)
 config.excludes = ["inputs"]
 
 runtime = lit_config.params.get("runtime", "ours")
+hostmode = lit_config.params.get("hostmode", "sync")
+if hostmode not in ("sync", "async"):
+    lit_config.fatal("hostmode must be sync or async, not %r" % hostmode)
 # One output tree per configuration: CTest runs the configurations in parallel.
-config.test_exec_root = os.path.join(config.omptarget_build_dir, "tests", "offload", runtime)
+config.test_exec_root = os.path.join(config.omptarget_build_dir, "tests", "offload",
+                                     runtime if hostmode == "sync" else runtime + "-" + hostmode)
 llvm_lib = os.path.join(config.llvm14_dir, "lib")
 ours_lib = config.omptarget_lib_dir
 core_lib, plugin_lib = {
@@ -51,6 +62,10 @@ if core_is_ours:
 if plugin_is_ours:
     config.available_features.add("omptarget-plugin")
 config.available_features.add("runtime-" + runtime)
+if hostmode == "async":
+    if not plugin_is_ours:
+        lit_config.fatal("hostmode=async needs our host plugin (runtime=%s has LLVM 14's)" % runtime)
+    config.available_features.add("host-async")
 
 base_flags = "-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -gline-tables-only -Wno-openmp-mapping"
 if config.sanitizer:
@@ -70,6 +85,17 @@ config.substitutions.append(("%libdir", run_dir))
 for var in list(os.environ):
     if var.startswith(("LIBOMPTARGET_", "OMP_", "OMPTARGET_")):
         del os.environ[var]
+# ...and ours: lit passes config.environment to every RUN line.
+if hostmode == "async":
+    config.environment["OMPTARGET_HOST_ASYNC"] = "1"
+# A hung test (a deadlock) fails after this many seconds instead of hanging
+# the suite (lit needs psutil for it; without psutil the tests that could
+# hang also wrap themselves in `timeout`).
+try:
+    import psutil  # noqa: F401
+    lit_config.maxIndividualTestTime = 120
+except ImportError:
+    pass
 # `not --crash` runs LLVM's external `not` tool: make LLVM 14's bin reachable.
 config.environment["PATH"] = os.pathsep.join(
     p for p in (os.environ.get("PATH", ""), os.path.join(config.llvm14_dir, "bin")) if p)

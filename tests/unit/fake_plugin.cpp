@@ -1,6 +1,8 @@
 #include "fake_plugin.h"
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -49,6 +51,45 @@ struct State {
 };
 State S;
 
+// Events, queue-taking and stale-copy accounting (guarded by S.Mu).
+struct FakeEvent {
+  uint64_t Recorded = 0, Completed = 0;
+};
+struct EventState {
+  EventCounters Count;
+  uint64_t FailCreateAt = 0, FailRecordAt = 0, FailWaitAt = 0;
+  uint64_t CreateCalls = 0, RecordCalls = 0, WaitCalls = 0;
+  size_t Live = 0, LiveAtLastReset = 0;
+  std::map<void *, uint64_t> Serial;  // live allocation -> its serial number
+  uint64_t NextSerial = 1;
+  std::condition_variable Completed;  // with S.Mu
+};
+EventState ES;
+
+// Which allocation [P, P+Size) lies in: its serial number (every allocation
+// gets a new one, so memory freed and allocated again at the same address is
+// a different allocation), kGlobalSerial for an image global, 0 for none.
+// Requires S.Mu.
+constexpr uint64_t kGlobalSerial = ~uint64_t(0);
+uint64_t allocationOf(const void *P, int64_t Size) {
+  auto *B = static_cast<const char *>(P);
+  auto It = ES.Serial.upper_bound(const_cast<void *>(P));
+  if (It != ES.Serial.begin()) {
+    --It;
+    auto *Start = static_cast<const char *>(It->first);
+    auto Found = S.Live.find(It->first);
+    if (Found != S.Live.end() && B >= Start &&
+        B + std::max<int64_t>(Size, 1) <= Start + std::max<size_t>(Found->second, 1))
+      return It->second;
+  }
+  for (const auto &Table : S.Tables)
+    for (const __tgt_offload_entry &G : Table) {
+      auto *Start = static_cast<const char *>(G.addr);
+      if (G.size && B >= Start && B + Size <= Start + G.size) return kGlobalSerial;
+    }
+  return 0;
+}
+
 void delay() {
   unsigned Us;
   {
@@ -74,13 +115,28 @@ void enqueue(__tgt_async_info *Async, std::function<void()> Op) {
     Async->Queue = new Queue;
     std::lock_guard<std::mutex> L(S.Mu);
     ++S.LiveQueues;
+    ++ES.Count.QueuesTaken;
   }
   static_cast<Queue *>(Async->Queue)->Ops.push_back(std::move(Op));
 }
 
-std::function<void()> copyOp(void *Dst, const void *Src, int64_t Size) {
+// `Dev` is the device-side end of the copy: if its memory was freed before
+// the queued copy ran, the copy is counted as stale and skipped.
+std::function<void()> copyOp(void *Dst, const void *Src, int64_t Size, const void *Dev) {
+  uint64_t Alloc;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    Alloc = allocationOf(Dev, Size);
+  }
   return [=] {
     delay();
+    {
+      std::lock_guard<std::mutex> L(S.Mu);
+      if (Alloc && allocationOf(Dev, Size) != Alloc) {
+        ++ES.Count.StaleAccesses;
+        return;
+      }
+    }
     std::memcpy(Dst, Src, static_cast<size_t>(Size));
   };
 }
@@ -128,6 +184,7 @@ void *dataAlloc(int32_t, int64_t Size, void *, int32_t) {
   void *P = std::malloc(static_cast<size_t>(Size > 0 ? Size : 1));
   std::memset(P, kFillByte, static_cast<size_t>(Size > 0 ? Size : 1));
   S.Live[P] = static_cast<size_t>(Size);
+  ES.Serial[P] = ES.NextSerial++;
   return P;
 }
 int32_t dataDelete(int32_t, void *P) {
@@ -136,6 +193,7 @@ int32_t dataDelete(int32_t, void *P) {
   auto It = S.Live.find(P);
   if (It == S.Live.end()) return FAIL;  // double free or foreign pointer
   S.Live.erase(It);
+  ES.Serial.erase(P);
   std::free(P);
   return OK;
 }
@@ -146,7 +204,7 @@ int32_t submitAsync(int32_t, void *Tgt, void *Hst, int64_t Size, __tgt_async_inf
     if (Async) ++S.Count.AsyncCalls;
     if (countAndFail(S.Count.Submit, S.FailSubmitAt)) return FAIL;
   }
-  enqueue(Async, copyOp(Tgt, Hst, Size));
+  enqueue(Async, copyOp(Tgt, Hst, Size, Tgt));
   return OK;
 }
 int32_t submit(int32_t Id, void *Tgt, void *Hst, int64_t Size) {
@@ -158,7 +216,7 @@ int32_t retrieveAsync(int32_t, void *Hst, void *Tgt, int64_t Size, __tgt_async_i
     if (Async) ++S.Count.AsyncCalls;
     if (countAndFail(S.Count.Retrieve, S.FailRetrieveAt)) return FAIL;
   }
-  enqueue(Async, copyOp(Hst, Tgt, Size));
+  enqueue(Async, copyOp(Hst, Tgt, Size, Tgt));
   return OK;
 }
 int32_t retrieve(int32_t Id, void *Hst, void *Tgt, int64_t Size) {
@@ -179,9 +237,27 @@ int32_t launch(int32_t Id, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t
     S.Launches.push_back(R);
     Fn = S.Kernels[K];
   }
-  enqueue(Async, [Fn, Args = R.Args] {
+  // The allocations the arguments point into when the kernel is launched:
+  // when it runs, they must still be the same (not freed, nor reallocated).
+  std::vector<uint64_t> Allocs;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    for (void *A : R.Args) Allocs.push_back(allocationOf(A, 1));
+  }
+  enqueue(Async, [Fn, Args = R.Args, Allocs] {
+    auto Check = [&] {
+      std::lock_guard<std::mutex> L(S.Mu);
+      for (size_t I = 0; I < Args.size(); ++I)
+        if (Allocs[I] && allocationOf(Args[I], 1) != Allocs[I]) return false;
+      return true;
+    };
+    bool Ok = Check();
     delay();
     if (Fn) Fn(Args);
+    if (!(Ok && Check())) {
+      std::lock_guard<std::mutex> L(S.Mu);
+      ++ES.Count.StaleAccesses;
+    }
   });
   return OK;
 }
@@ -222,10 +298,76 @@ int32_t synchronize(int32_t, __tgt_async_info *Async) {
   return Fail ? FAIL : OK;
 }
 
+int32_t createEvent(int32_t, void **Event) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  if (countAndFail(ES.CreateCalls, ES.FailCreateAt)) return FAIL;
+  ++ES.Count.Create;
+  ++ES.Live;
+  *Event = new FakeEvent;
+  return OK;
+}
+int32_t recordEvent(int32_t, void *Event, __tgt_async_info *Async) {
+  auto *E = static_cast<FakeEvent *>(Event);
+  uint64_t Point;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    if (countAndFail(ES.RecordCalls, ES.FailRecordAt)) return FAIL;
+    ++ES.Count.Record;
+    Point = ++E->Recorded;
+  }
+  enqueue(Async, [E, Point] {
+    std::lock_guard<std::mutex> L(S.Mu);
+    E->Completed = std::max(E->Completed, Point);
+    ES.Completed.notify_all();
+  });
+  return OK;
+}
+// Blocks until `Point` of E has run (false after 10 s); requires S.Mu.
+bool waitForPoint(std::unique_lock<std::mutex> &L, FakeEvent *E, uint64_t Point) {
+  if (ES.Completed.wait_for(L, std::chrono::seconds(10), [&] { return E->Completed >= Point; }))
+    return true;
+  ++ES.Count.WaitTimeouts;
+  return false;
+}
+int32_t waitEvent(int32_t, void *Event, __tgt_async_info *Async) {
+  auto *E = static_cast<FakeEvent *>(Event);
+  uint64_t Point;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    if (countAndFail(ES.WaitCalls, ES.FailWaitAt)) return FAIL;
+    ++ES.Count.Wait;
+    Point = E->Recorded;
+  }
+  enqueue(Async, [E, Point] {
+    std::unique_lock<std::mutex> L(S.Mu);
+    waitForPoint(L, E, Point);
+  });
+  return OK;
+}
+int32_t syncEvent(int32_t, void *Event) {
+  auto *E = static_cast<FakeEvent *>(Event);
+  std::unique_lock<std::mutex> L(S.Mu);
+  ++ES.Count.Sync;
+  return waitForPoint(L, E, E->Recorded) ? OK : FAIL;
+}
+int32_t destroyEvent(int32_t, void *Event) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ++ES.Count.Destroy;
+  --ES.Live;
+  delete static_cast<FakeEvent *>(Event);
+  return OK;
+}
+
 }  // namespace
 
 void reset(const Config &C) {
   std::lock_guard<std::mutex> L(S.Mu);
+  ES.LiveAtLastReset = ES.Live;  // (leaked events are not freed: their memory is the leak)
+  ES.Live = 0;
+  ES.Count = {};
+  ES.FailCreateAt = ES.FailRecordAt = ES.FailWaitAt = 0;
+  ES.CreateCalls = ES.RecordCalls = ES.WaitCalls = 0;
+  ES.Serial.clear();
   for (auto &[P, Size] : S.Live) std::free(P);
   for (void *P : S.ImageBuffers) std::free(P);
   S.Live.clear();
@@ -252,10 +394,18 @@ std::unique_ptr<Plugin> makePlugin() {
   F.data_delete = dataDelete;
   F.run_target_region = runRegion;
   F.run_target_team_region = runTeamRegion;
-  bool Async;
+  bool Async, Events;
   {
     std::lock_guard<std::mutex> L(S.Mu);
     Async = S.Cfg.Async;
+    Events = S.Cfg.Events;
+  }
+  if (Async && Events) {
+    F.create_event = createEvent;
+    F.record_event = recordEvent;
+    F.wait_event = waitEvent;
+    F.sync_event = syncEvent;
+    F.destroy_event = destroyEvent;
   }
   if (Async) {
     F.data_submit_async = submitAsync;
@@ -265,6 +415,31 @@ std::unique_ptr<Plugin> makePlugin() {
     F.synchronize = synchronize;
   }
   return Plugin::fromFunctions(Async ? "fake-async" : "fake-sync", F);
+}
+
+EventCounters eventCounters() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return ES.Count;
+}
+size_t liveEvents() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return ES.Live;
+}
+size_t liveEventsAtLastReset() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return ES.LiveAtLastReset;
+}
+void failCreateEvent(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ES.FailCreateAt = N ? ES.CreateCalls + N : 0;
+}
+void failRecordEvent(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ES.FailRecordAt = N ? ES.RecordCalls + N : 0;
+}
+void failWaitEvent(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ES.FailWaitAt = N ? ES.WaitCalls + N : 0;
 }
 
 void failAlloc(uint64_t N) {

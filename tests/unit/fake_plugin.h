@@ -35,6 +35,11 @@ struct Config {
   int32_t NumDevices = 1;
   bool Async = true;
   unsigned DelayUs = 0;  // sleep in every copy and launch
+  // With Async: the event entries too (create/record/wait/sync/destroy).
+  // Events model a GPU's: record marks a point in a queue, wait makes a
+  // queue's later work wait for the point last recorded (the wait op blocks
+  // the thread running that queue until the point has run), sync blocks.
+  bool Events = false;
 };
 
 struct Counters {
@@ -77,6 +82,23 @@ std::vector<LaunchRecord> launches();
 void setKernel(int K, KernelFn Fn);
 // Host region id of kernel K (what clang passes to __tgt_target).
 void *region(int K);
+
+// Events and queues (Config::Events). Counts survive until the next reset().
+struct EventCounters {
+  uint64_t Create = 0, Record = 0, Wait = 0, Sync = 0, Destroy = 0;
+  uint64_t QueuesTaken = 0;    // queues taken by a __tgt_async_info (first op on it)
+  uint64_t WaitTimeouts = 0;   // waits whose point never ran (10 s): a missing record/sync
+  // Queued copies (then skipped) and kernels that ran on device memory freed
+  // (or freed and allocated again) after they were issued.
+  uint64_t StaleAccesses = 0;
+};
+EventCounters eventCounters();
+size_t liveEvents();
+// Live events when reset() last ran (TearDown resets after Runtime::stop).
+size_t liveEventsAtLastReset();
+void failCreateEvent(uint64_t N);
+void failRecordEvent(uint64_t N);
+void failWaitEvent(uint64_t N);
 
 // A registered binary with kNumKernels kernels and the global GlobalArray.
 class Binary {
