@@ -49,6 +49,7 @@ Status attachPointer(Device &D, void **PtrAddr, void *PtrTgtAddr, void *HstPtrVa
 
 Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*/) {
   for (int32_t I = 0; I < A.Num; ++I) {
+    if (A.Progress) *A.Progress = I;
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;
     if (A.Mappers && A.Mappers[I]) {
@@ -115,19 +116,12 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMappe
       if (!S) return S;
     }
   }
+  if (A.Progress) *A.Progress = A.Num;
   return Status::success();
 }
 
-namespace {
-struct PendingRelease {
-  void *HstBegin;
-  int64_t Size;
-  bool Hold;
-};
-}  // namespace
-
 Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*/) {
-  std::vector<PendingRelease> Releases;
+  std::vector<DropRequest> Drops;
   for (int32_t I = A.Num - 1; I >= 0; --I) {
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;
@@ -158,9 +152,8 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*
       }
       continue;  // OpenMP 5.1: a list item that is not present is ignored on exit.
     }
-    // A member never frees its parent struct's storage.
-    bool Delete = Found.IsLast && !(IsMember && !(Type & kMapPtrAndObj));
     bool From = Type & kMapFrom;
+    bool Copied = false;
     if (From && (Found.IsLast || (Type & kMapAlways)) && !Found.IsHostPtr) {
       if (info::enabled(kInfoDataTransfer))
         info::print(D.id(),
@@ -169,23 +162,35 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*
                     OMPT_PTR(Found.TgtPtr), OMPT_PTR(HstBegin), Size,
                     info::varName(A.Names ? A.Names[I] : nullptr).c_str());
       if (Status S = D.retrieve(HstBegin, Found.TgtPtr, Size, Async); !S) return S;
+      Copied = true;
     }
-    if ((From || Delete) && D.mappings().hasShadows()) {
+    if (Copied && D.mappings().hasShadows()) {
       // After the copy lands: put back host pointer values that the copy
-      // overwrote with device addresses, and forget shadows of freed storage.
+      // overwrote with device addresses.
       auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
-      Async.afterSync([&D, Begin, Size, From, Delete] {
-        D.mappings().forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), Delete,
-                                   [From](void **HstAddr, const ShadowPointer &Shadow) {
-                                     if (From) *HstAddr = Shadow.HstPtrValue;
+      Async.afterSync([&D, Begin, Size] {
+        D.mappings().forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
+                                   [](void **HstAddr, const ShadowPointer &Shadow) {
+                                     *HstAddr = Shadow.HstPtrValue;
                                    });
         return Status::success();
       });
     }
-    if (Delete && !Found.IsHostPtr) Releases.push_back({HstBegin, Size, Req.Hold});
+    // Members ride on their parent's count; everything else drops its
+    // reference once the construct's queued work is complete.
+    if (Req.UpdateRef && !Found.IsHostPtr) {
+      DropRequest Drop;
+      Drop.HstBegin = HstBegin;
+      Drop.Size = Size;
+      Drop.Hold = Req.Hold;
+      Drop.ForceDelete = Req.ForceDelete;
+      Drop.CopyBackIfLast = From;
+      Drop.AlreadyCopied = Copied;
+      Drops.push_back(Drop);
+    }
   }
-  for (const PendingRelease &R : Releases)
-    Async.afterSync([&D, R] { return releaseMapping(D, R.HstBegin, R.Size, R.Hold); });
+  for (const DropRequest &R : Drops)
+    Async.afterSync([&D, R] { return dropReference(D, R); });
   return Status::success();
 }
 

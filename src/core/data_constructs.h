@@ -22,6 +22,9 @@ struct MapArgs {
   int64_t *Types = nullptr;
   map_var_info_t *Names = nullptr;
   void **Mappers = nullptr;
+  // When set, dataBegin stores how many leading arguments it has mapped, so a
+  // failed construct can give back exactly the references it took.
+  int32_t *Progress = nullptr;
 };
 
 Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async, bool FromMapper = false);

@@ -105,6 +105,9 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     E.TransferBusy.store(false, std::memory_order_release);
     if (!Copied) {
       EntryLock.unlock();
+      // Whatever was queued must finish before the storage can go.
+      if (Status Drain = D.synchronize(*Async.raw()); !Drain)
+        debug::error("%s", Drain.error().message().c_str());
       // Never leave an entry that claims data which did not arrive: undo the
       // reference this call took (removing a new entry and its memory).
       if (Created || Req.UpdateRef)
@@ -129,7 +132,13 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     // is free; a device-side wait orders this construct after it.
     std::lock_guard<std::mutex> Wait(E.TransferMutex);
     if (E.Event && E.CopyInFlight.load(std::memory_order_acquire))
-      if (Status S = D.waitEntryEvent(E, Async); !S) return S.takeError();
+      if (Status S = D.waitEntryEvent(E, Async); !S) {
+        // Give back the reference this call took before reporting.
+        if (Req.UpdateRef)
+          if (Status Undo = releaseMapping(D, Req.HstBegin, Req.Size, Req.Hold); !Undo)
+            debug::error("%s", Undo.error().message().c_str());
+        return S.takeError();
+      }
   }
   return Result;
 }
@@ -142,26 +151,13 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
   LookupResult LR = T.lookup(Begin, Req.Size);
   if (LR.IsContained || (!Req.MustContain && (LR.ExtendsBefore || LR.ExtendsAfter))) {
     MapEntry &E = *LR.Entry;
-    // The final decrement happens in releaseMapping, atomically with the
-    // removal, so that two threads never both free the entry.
+    // Only a prediction: the construct drops its reference after its own
+    // synchronize (dropReference), so its queued work never outlives the
+    // storage it uses. Whoever then brings the count to zero frees.
     Result.IsLast = E.decShouldRemove(Req.Hold, Req.ForceDelete);
     const char *Action = " (update suppressed)";
-    if (Req.UpdateRef) {
-      if (Req.ForceDelete) {
-        E.resetRef(Req.Hold);
-        if (Result.IsLast) {
-          Action = " (reset, deferred final decrement)";
-        } else {
-          E.decRef(Req.Hold);
-          Action = " (decremented)";
-        }
-      } else if (Result.IsLast) {
-        Action = " (deferred final decrement)";
-      } else {
-        E.decRef(Req.Hold);
-        Action = " (decremented)";
-      }
-    }
+    if (Req.UpdateRef)
+      Action = Req.ForceDelete ? " (reset, deferred final decrement)" : " (deferred decrement)";
     Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
     if (info::enabled(abi::kInfoMappingExists))
       info::print(D.id(),
@@ -177,19 +173,30 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
 }
 
 Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold) {
-  auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
+  DropRequest R;
+  R.HstBegin = HstBegin;
+  R.Size = Size;
+  R.Hold = Hold;
+  return dropReference(D, R);
+}
+
+Status dropReference(Device &D, const DropRequest &R) {
+  auto Begin = reinterpret_cast<uintptr_t>(R.HstBegin);
   MappingTable &T = D.mappings();
   void *TgtToFree = nullptr;
   void *EventToFree = nullptr;
+  uintptr_t EntryBegin = 0, EntryEnd = 0;
+  void *TgtOfRange = nullptr;
   {
     std::lock_guard<std::mutex> TableLock(T.Mutex);
-    LookupResult LR = T.lookup(Begin, Size);
+    LookupResult LR = T.lookup(Begin, R.Size);
     if (!LR.found())
       return makeError("device %d: section to delete (host address " OMPT_PTR_FMT
                        ", %" PRId64 " bytes) is not mapped",
-                       D.id(), Begin, Size);
+                       D.id(), Begin, R.Size);
     MapEntry &E = *LR.Entry;
-    E.decRef(Hold);
+    if (R.ForceDelete) E.resetRef(R.Hold);
+    E.decRef(R.Hold);
     if (E.totalRef() != 0) return Status::success();
     if (info::enabled(abi::kInfoMappingChanged))
       info::print(D.id(),
@@ -197,11 +204,27 @@ Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold) {
                   ", Size=%" PRId64 ", Name=%s",
                   E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
     TgtToFree = reinterpret_cast<void *>(E.TgtBegin);
+    TgtOfRange = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
     EventToFree = E.Event;
+    EntryBegin = E.HstBegin;
+    EntryEnd = E.HstEnd;
     T.erase(E);
   }
+  Status Result;
+  if (R.CopyBackIfLast && !R.AlreadyCopied) {
+    // Another construct dropped its reference first, so this one turned out
+    // to be the last: its `from` copy happens now, before the memory goes.
+    AsyncInfo Async(D);
+    Result = D.retrieve(R.HstBegin, TgtOfRange, R.Size, Async);
+    if (Status S = Async.synchronize(); !S && Result) Result = std::move(S);
+    T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(R.Size), false,
+                    [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
+  }
+  // Pointers attached inside the freed storage are forgotten with it.
+  if (T.hasShadows()) T.forEachShadow(EntryBegin, EntryEnd, true, [](void **, const ShadowPointer &) {});
   if (EventToFree) D.destroyEvent(EventToFree);
-  return D.release(TgtToFree);
+  if (Status S = D.release(TgtToFree); !S && Result) Result = std::move(S);
+  return Result;
 }
 
 void *translate(Device &D, void *HstPtr, int64_t Size, bool *IsHostPtr, bool MustContain) {

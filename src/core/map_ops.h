@@ -50,12 +50,25 @@ struct FindRequest {
   bool ForceDelete = false;
 };
 
-// getTgtPtrBegin: decrements (unless the decrement would remove the entry,
-// which `releaseMapping` does later). TgtPtr is null when not mapped.
+// getTgtPtrBegin: finds the mapping and predicts whether dropping a
+// reference would remove it; counts are left alone (dropReference changes
+// them after the construct synchronized). TgtPtr is null when not mapped.
 FoundPointer findMapping(Device &D, const FindRequest &Req);
 
-// Drops the final reference of the entry holding [HstBegin, +Size) and frees
-// its device memory when no reference remains.
+struct DropRequest {
+  void *HstBegin = nullptr;
+  int64_t Size = 0;
+  bool Hold = false;
+  bool ForceDelete = false;     // `delete`: reset the count first
+  bool CopyBackIfLast = false;  // `from`: copy back if this drop frees the entry
+  bool AlreadyCopied = false;   // the construct already issued that copy
+};
+
+// Drops one reference of the entry holding [HstBegin, +Size) (run after the
+// construct synchronized); at zero the entry goes: copy back if asked and not
+// yet done, forget its shadow pointers, free its event and device memory.
+Status dropReference(Device &D, const DropRequest &R);
+// dropReference with no copy-back (undoing a reference just taken).
 Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold);
 
 // Device address for a host address, or null (no refcount change).

@@ -97,6 +97,21 @@ Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I, AsyncInfo &As
   return D.submit(FieldTgt, Value.get(), sizeof(void *), Async);
 }
 
+// A failed region gives back the references its arguments took, copying
+// nothing back, then finishes (one synchronize) with the original error.
+template <typename FinishFn>
+Status releaseWithoutCopyBack(Device &D, const MapArgs &A, AsyncInfo &Async, FinishFn &Finish,
+                              Status Failure) {
+  std::vector<int64_t> NoCopyBack(A.Types, A.Types + A.Num);
+  for (int64_t &T : NoCopyBack) T &= ~static_cast<int64_t>(kMapFrom);
+  MapArgs Release = A;
+  Release.Types = NoCopyBack.data();
+  Release.Progress = nullptr;
+  if (Status E = dataEnd(D, Release, Async); !E)
+    debug::error("releasing the mappings of a failed target region: %s", E.error().message().c_str());
+  return Finish(std::move(Failure));
+}
+
 }  // namespace
 
 Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
@@ -121,21 +136,21 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
     return !Sync ? std::move(Sync) : std::move(Freed);
   };
 
-  if (Status S = dataBegin(D, A, Async); !S) {
+  int32_t Mapped = 0;
+  MapArgs Begin = A;
+  Begin.Progress = &Mapped;
+  if (Status S = dataBegin(D, Begin, Async); !S) {
     debug::error("Call to targetDataBegin failed, abort target.");
     debug::error("Failed to process data before launching the kernel.");
-    return Finish(std::move(S));
+    // Give back the references of the arguments mapped before the failure.
+    MapArgs Done = A;
+    Done.Num = Mapped;
+    return releaseWithoutCopyBack(D, Done, Async, Finish, std::move(S));
   }
   // After a failure past this point the region still drops the references
   // it took, without copying anything back: no entry outlives a failed region.
   auto Abandon = [&](Status S) -> Status {
-    std::vector<int64_t> NoCopyBack(A.Types, A.Types + A.Num);
-    for (int64_t &T : NoCopyBack) T &= ~static_cast<int64_t>(kMapFrom);
-    MapArgs Release = A;
-    Release.Types = NoCopyBack.data();
-    if (Status E = dataEnd(D, Release, Async); !E)
-      debug::error("releasing the mappings of a failed target region: %s", E.error().message().c_str());
-    return Finish(std::move(S));
+    return releaseWithoutCopyBack(D, A, Async, Finish, std::move(S));
   };
   for (int32_t I = 0; I < A.Num; ++I) {
     int64_t Type = A.Types[I];

@@ -3,11 +3,12 @@
 // iterations (e.g. 12 or 13 of 100, nondeterministically) when a teams region
 // is deferred with nowait, so this pins the behaviour a correct runtime has.
 // REQUIRES: omptarget-core
-// Known limitation (both runtimes): the host plugin runs the kernel on the
-// hidden helper thread executing the nowait task, and libomp then forks the
-// league inside the helper team, so only one team's share runs. Running it
-// on a fresh root thread instead hung libomp; tracked for the async-host issue.
-// XFAIL: *
+// Known limitation of the synchronous host device (and of LLVM 14): the
+// kernel runs on the hidden helper thread executing the nowait task, and
+// libomp then forks the league inside the helper team, so only one team's
+// share runs. The asynchronous host device runs kernels on its queue's worker
+// thread, a root thread of its own, and gets it right.
+// XFAIL: !host-async
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>

@@ -12,22 +12,10 @@
 //  - faults in the middle of a construct (a failed copy, launch, event
 //    create/record/wait): a clear error, no entry left claiming data, no
 //    queued copy running on freed memory, the queue back, later constructs work.
-// Tests named DISABLED_* reproduce core bugs found when this file was written
-// (run them with --gtest_also_run_disabled_tests; enable each when fixed):
-//  [1] a construct drops its non-final references before its synchronization
-//      (findMapping decrements at once; only the final decrement is
-//      deferred), so another construct can free the device memory under a
-//      still-queued kernel or copy: ReferencesHeldUntilTheConstructSynchronizes,
-//      SharedReaders*.KernelsSeeCompleteData (and the offload stress tests in
-//      the asynchronous host mode);
-//  [2] a target region whose mapping phase fails on a later argument keeps
-//      the references it took for the earlier ones: FailedSecondCopyAfterFirstRecorded;
-//  [3] a failed event wait on reuse keeps the reference taken: FailedWaitOnReuse;
-//  [4] a failed event create/record frees the new entry's device memory while
-//      its H2D copy is still queued: EventFaultTest.FailedEventOnNewEntry.
-// The fake runs a queue's operations when the queue is synchronized, on the
-// synchronizing thread; a queued event wait blocks that thread until the
-// awaited point has run (on another thread's synchronize), like a GPU stream.
+// Regression tests for core bugs found when this file was written (all
+// fixed): references dropped before the construct's synchronization; a failed
+// mapping keeping earlier arguments' references; a failed event wait keeping
+// its reference; a failed event record freeing memory under a queued copy.
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -323,7 +311,7 @@ TEST_F(AsyncMappingTest, OneQueueAndOneSynchronizePerConstruct) {
 // kernel; dropping the region's reference before its synchronization lets the
 // exit data free the memory under the kernel.
 // Core bug [1] (see the top of this file).
-TEST_F(AsyncMappingTest, DISABLED_ReferencesHeldUntilTheConstructSynchronizes) {
+TEST_F(AsyncMappingTest, ReferencesHeldUntilTheConstructSynchronizes) {
   std::vector<int> A = pattern(16);
   ASSERT_TRUE(begin({map(A.data(), kBytes, TO)}));  // enter data: DynRef 1
 
@@ -437,16 +425,16 @@ class SharedReadersTest : public RuntimeTest {
 using SharedReadersWithEvents = SharedReadersTest<true>;
 using SharedReadersWithoutEvents = SharedReadersTest<false>;
 // Core bug [1] (see the top of this file).
-TEST_F(SharedReadersWithEvents, DISABLED_KernelsSeeCompleteData) { run(); }
+TEST_F(SharedReadersWithEvents, KernelsSeeCompleteData) { run(); }
 // Core bug [1] (see the top of this file).
-TEST_F(SharedReadersWithoutEvents, DISABLED_KernelsSeeCompleteData) { run(); }
+TEST_F(SharedReadersWithoutEvents, KernelsSeeCompleteData) { run(); }
 
 // ---- faults in the middle of a construct ------------------------------------------
 
 // A's copy is queued and its event recorded, then B's copy fails: the region
 // fails, neither entry stays, A's queued copy does not land in freed memory.
 // Core bug [2] (see the top of this file).
-TEST_F(AsyncMappingTest, DISABLED_FailedSecondCopyAfterFirstRecorded) {
+TEST_F(AsyncMappingTest, FailedSecondCopyAfterFirstRecorded) {
   std::vector<int> A = pattern(11), B = pattern(12);
   fake::failSubmit(2);
   testing::internal::CaptureStderr();
@@ -492,7 +480,7 @@ TEST_F(AsyncMappingTest, FailedLaunchAfterRecordedCopies) {
 class EventFaultTest : public AsyncMappingTest, public ::testing::WithParamInterface<int> {};
 
 // Core bug [4] (see the top of this file).
-TEST_P(EventFaultTest, DISABLED_FailedEventOnNewEntry) {
+TEST_P(EventFaultTest, FailedEventOnNewEntry) {
   std::vector<int> A = pattern(14);
   if (GetParam() == 0) fake::failCreateEvent(1);
   else fake::failRecordEvent(1);
@@ -519,7 +507,7 @@ INSTANTIATE_TEST_SUITE_P(Async, EventFaultTest, ::testing::Values(0, 1),
 // The wait on an in-flight entry fails: the reusing construct fails and its
 // reference is dropped; the entry and the first construct are unaffected.
 // Core bug [3] (see the top of this file).
-TEST_F(AsyncMappingTest, DISABLED_FailedWaitOnReuse) {
+TEST_F(AsyncMappingTest, FailedWaitOnReuse) {
   std::vector<int> A = pattern(15);
   Args Map({{A.data(), kBytes, TO}});
   AsyncInfo First(*D);
