@@ -1,6 +1,7 @@
 // API: omp_target_alloc / omp_target_free on every device and on the initial
 // device (host malloc); memory is usable through is_device_ptr; each device
 // gets distinct memory; freeing NULL is a no-op; zero size returns NULL.
+// GPU: skip (expects the host plugin's four devices)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>

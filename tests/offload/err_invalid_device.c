@@ -4,6 +4,7 @@
 // omp_target_associate_ptr -> -1, omp_target_disassociate_ptr -> -1,
 // omp_target_free -> silently ignored. Our core additionally reports
 // `Libomptarget error: <call>: invalid device number N (there are 4 devices; ...)`.
+// GPU: skip (expects the host plugin's four devices)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>
