@@ -1,5 +1,6 @@
 // API: omp_target_is_present: per device, per byte range of a mapping,
 // NULL, initial device (always 1 for non-NULL), after target data ends.
+// GPU: skip (uses the host plugin's devices 2 and 3)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>

@@ -2,6 +2,7 @@
 // host plugin all three return usable memory for a valid device and NULL for
 // an invalid one; device memory works with is_device_ptr; host and shared
 // memory are directly accessible from the host; omp_target_free frees them.
+// GPU: skip (uses the host plugin's devices 2 and 3)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stddef.h>

@@ -1,6 +1,7 @@
 // API: omp_target_memcpy_rect in 1, 2 and 3 dimensions between host and
 // device (offsets and dimensions in elements), and device-to-device; a NULL
 // dst and src queries the maximum number of dimensions (INT_MAX on LLVM 14).
+// GPU: skip (uses the host plugin's devices 2 and 3)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <limits.h>

@@ -4,6 +4,7 @@
 // the plugin (LLVM 14 forwards it to the plugin's free(), corrupting the heap
 // or aborting).
 // REQUIRES: omptarget-core
+// GPU: skip (uses the host plugin's devices 2 and 3)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>

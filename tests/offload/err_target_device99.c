@@ -3,6 +3,7 @@
 // OMP_TARGET_OFFLOAD=mandatory: it reports the device and aborts. Also checks
 // that device(4) == initial device and device(-1) == default device work.
 // LLVM 14 prints `Libomptarget error: Device 99 is not ready.`
+// GPU: skip (uses the host plugin's devices 2 and 3)
 // RUN: %clang-offload %s -o %t
 // RUN: %run %t 4 2>&1 | %fcheck --check-prefix=OK
 // RUN: %run %t -1 2>&1 | %fcheck --check-prefix=OK

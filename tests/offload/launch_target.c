@@ -1,5 +1,6 @@
 // Launch: plain `target` regions (__tgt_target_mapper): scalars, arrays,
 // repeated launches, and the device() clause choosing among the 4 devices.
+// GPU: skip (uses the host plugin's devices 2 and 3)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>
