@@ -1,6 +1,8 @@
 // omp_target_memcpy and omp_target_memcpy_rect between any two of the host
 // and the devices. Device-to-device copies use the plugin's data_exchange
-// when the pair supports it and stage through the host otherwise.
+// when the pair supports it and stage through the host otherwise. The copy
+// helpers (namespace memcpy_impl) are shared with the asynchronous variants
+// in api_memcpy_async.cpp.
 #include <cinttypes>
 #include <climits>
 #include <cstring>
@@ -19,7 +21,7 @@ namespace omptarget::core {
 bool isInitialDevice(int64_t DeviceId);
 }
 
-namespace {
+namespace omptarget::core::memcpy_impl {
 
 // One contiguous copy; `Async` batches the copies of a rectangle.
 Status copyBytes(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t Length) {
@@ -97,7 +99,9 @@ Status copyRect(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size
   return Status::success();
 }
 
-}  // namespace
+}  // namespace omptarget::core::memcpy_impl
+
+using namespace omptarget::core::memcpy_impl;
 
 extern "C" {
 
