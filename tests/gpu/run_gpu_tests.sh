@@ -57,6 +57,7 @@ compile_segment() {  # SEGMENT SOURCE BINARY -> the command to run here
   seg=${seg//%t/$bin}
   seg=${seg//%s/$src}
   seg=${seg//%S/$(dirname "$src")}
+  seg=${seg//%libdir/$ROOT/build/lib}
   printf '%s\n' "$seg"
 }
 
