@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Table of the GPU benchmark (bench/gpu/run_gpu_bench.sh run).
+
+Input: the results file, one line per figure:
+  side=SIDE round=R case=NAME value=V unit=U [key=value...]
+  side=SIDE round=R case=NAME error=WHY | skipped=WHY
+Sides: raw, ours, llvm, ours-bpsmN (case e with OMPTARGET_CUDA_BLOCKS_PER_SM=N).
+
+Per side and case the best round is kept (min for times, max for rates: noise
+only makes a run slower); spread = (max - min) / min over the rounds.
+Ratios are of costs (time per operation; for rates, 1/rate):
+  ours/raw  = cost(ours) / cost(raw)    1.00 = as fast as raw CUDA, lower is better
+  LLVM/ours = cost(llvm) / cost(ours)   above 1: ours is faster than LLVM 14
+  %raw      = 100 * cost(raw) / cost(ours)   ours' speed as a share of raw's
+"""
+import sys
+from collections import defaultdict
+
+ORDER = ["a_small_region", "a_small_region_alloc", "b_empty_region", "c_memcpy_d2d_1g", "c_memcpy_peer_1g",
+         "d_update_to_1g", "d_update_from_1g", "e_triad", "f_nowait_chain_10k"]
+# case -> (max ours/raw, min LLVM/ours, text); None where the issue sets no goal
+GOALS = {
+    "a_small_region": (1.2, 2.0, "ours<=1.2x raw, >=2x faster than LLVM 14"),
+    "c_memcpy_peer_1g": (1 / 0.95, None, "ours>=95% of raw cuMemcpyPeer"),
+    "e_triad": (1 / 0.80, None, "ours>=80% of raw CUDA triad"),
+}
+
+
+def parse(path):
+    recs = []
+    with open(path) as f:
+        for line in f:
+            kv = {}
+            for tok in line.split():
+                if "=" in tok:
+                    k, v = tok.split("=", 1)
+                    kv[k] = v
+            if "side" in kv and "case" in kv:
+                recs.append(kv)
+    return recs
+
+
+def fmt(x, unit):
+    if x is None:
+        return "-"
+    if unit == "regions/s":
+        return "%.0f" % x
+    if unit == "TB/s":
+        return "%.3f" % x
+    return "%.2f" % x if x < 1000 else "%.0f" % x
+
+
+def main():
+    recs = parse(sys.argv[1])
+    gpus = sys.argv[2] if len(sys.argv) > 2 else "?"
+    vals = defaultdict(list)   # (side, case) -> values
+    units = {}
+    extras = {}                # (side, case) -> extra fields of the best run
+    errors = defaultdict(list)
+    for r in recs:
+        key = (r["side"], r["case"])
+        if "value" in r:
+            v = float(r["value"])
+            unit = r.get("unit", "")
+            units[r["case"]] = unit
+            lower = unit == "us"
+            prev = vals[key]
+            best_so_far = (min(prev) if lower else max(prev)) if prev else None
+            vals[key].append(v)
+            if best_so_far is None or (v < best_so_far if lower else v > best_so_far):
+                extras[key] = {k: x for k, x in r.items() if k not in ("side", "round", "case", "value", "unit",
+                                                                         "min", "max", "reps")}
+        elif "error" in r:
+            errors[key].append(r["error"])
+        elif "skipped" in r and r["side"] == "raw":
+            errors[key].append("skipped:" + r["skipped"])
+
+    def best(side, case):
+        v = vals.get((side, case))
+        if not v:
+            return None
+        return min(v) if units.get(case) == "us" else max(v)
+
+    def spread(side, case):
+        v = vals.get((side, case))
+        if not v or min(v) <= 0:
+            return None
+        return (max(v) - min(v)) / min(v)
+
+    def cost(side, case):
+        b = best(side, case)
+        if b is None or b <= 0:
+            return None
+        return b if units.get(case) == "us" else 1.0 / b
+
+    cases = [c for c in ORDER if any((s, c) in vals or (s, c) in errors for s in ("raw", "ours", "llvm"))]
+    print()
+    print("GPU benchmark (%s GPU(s)); best of rounds; ratios of time per op (see docs/benchmarks.md)" % gpus)
+    hdr = "%-22s %-9s %10s %10s %10s %9s %9s %6s %7s  %s" % ("case", "unit", "raw", "ours", "llvm14", "ours/raw",
+                                                             "LLVM/ours", "%raw", "spread", "goal -> met")
+    print(hdr)
+    print("-" * len(hdr))
+    summaries = []
+    for c in cases:
+        u = units.get(c, "?")
+        cr, co, cl = cost("raw", c), cost("ours", c), cost("llvm", c)
+        o_r = co / cr if co and cr else None
+        l_o = cl / co if cl and co else None
+        pct = 100.0 * cr / co if co and cr else None
+        sp = [spread(s, c) for s in ("raw", "ours", "llvm")]
+        sp_txt = "%.0f%%" % (100 * max(x for x in sp if x is not None)) if any(x is not None for x in sp) else "-"
+        goal = GOALS.get(c)
+        met = "n/a"
+        goal_txt = "none (informational)"
+        if goal:
+            goal_txt = goal[2]
+            oks = []
+            if goal[0] is not None:
+                oks.append(None if o_r is None else o_r <= goal[0])
+            if goal[1] is not None:
+                oks.append(None if l_o is None else l_o >= goal[1])
+            met = "n/a" if None in oks else ("yes" if all(oks) else "NO")
+        print("%-22s %-9s %10s %10s %10s %9s %9s %6s %7s  %s -> %s" % (
+            c, u, fmt(best("raw", c), u), fmt(best("ours", c), u), fmt(best("llvm", c), u),
+            "%.2f" % o_r if o_r else "-", "%.2f" % l_o if l_o else "-", "%.0f" % pct if pct else "-", sp_txt,
+            goal_txt, met))
+        summaries.append("summary case=%s unit=%s raw=%s ours=%s llvm=%s ours_over_raw=%s llvm_over_ours=%s "
+                         "goal=%s met=%s" % (c, u, best("raw", c), best("ours", c), best("llvm", c),
+                                             "%.3f" % o_r if o_r else "na", "%.3f" % l_o if l_o else "na",
+                                             goal_txt.replace(" ", "_"), met))
+    # Case e: launch sizing variants.
+    bps = sorted({s for (s, c) in vals if s.startswith("ours-bpsm") and c == "e_triad"},
+                 key=lambda s: int(s[len("ours-bpsm"):]))
+    if bps or ("ours", "e_triad") in vals:
+        print()
+        print("e_triad launch sizing (ours; OMPTARGET_CUDA_BLOCKS_PER_SM; default = occupancy-based cap):")
+        cr = cost("raw", "e_triad")
+        for s in ["ours"] + bps:
+            b = best(s, "e_triad")
+            label = "default(unset)" if s == "ours" else "BLOCKS_PER_SM=" + s[len("ours-bpsm"):]
+            pct = "%.0f%%" % (100.0 * cr * b) if b and cr else "-"
+            sp = spread(s, "e_triad")
+            print("  %-18s %8s TB/s  %6s of raw  spread %s" % (label, fmt(b, "TB/s"), pct,
+                                                              "%.0f%%" % (100 * sp) if sp is not None else "-"))
+        ex = extras.get(("raw", "e_triad"))
+        if ex:
+            print("  raw CUDA best launch: blocks=%s threads=%s (sms=%s)" % (ex.get("blocks"), ex.get("threads"),
+                                                                           ex.get("sms")))
+    if errors:
+        print()
+        print("errors / skipped:")
+        for (s, c), e in sorted(errors.items()):
+            print("  %-10s %-22s %s" % (s, c, ", ".join(sorted(set(e)))))
+    print()
+    for line in summaries:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

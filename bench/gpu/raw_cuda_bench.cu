@@ -1,0 +1,451 @@
+// GPU offloading benchmark, raw CUDA side: the operations of omp_gpu_bench.c
+// written directly against the CUDA driver API, as the reference the OpenMP
+// runtimes are compared with. Same case names, same output format, same
+// timing method (host CLOCK_MONOTONIC around the operation, synchronized).
+//
+// Build (bench/gpu/run_gpu_bench.sh does it):
+//   nvcc -O2 -arch=sm_90 raw_cuda_bench.cu -o raw_cuda_bench \
+//        -L<cuda>/lib64/stubs -lcuda            (the runtime linked statically)
+// The kernels are compiled by nvcc; their CUfunction handles come from
+// cudaGetFuncBySymbol, and every timed operation is a driver API call:
+// cuMemcpy*Async on one CU_STREAM_NON_BLOCKING stream, cuLaunchKernel on it,
+// cuStreamSynchronize (what our CUDA plugin does per construct).
+//
+// Cases (see omp_gpu_bench.c):
+//   a_small_region       2x cuMemcpyHtoDAsync(1 KiB) + kernel + cuMemcpyDtoHAsync
+//                        + cuStreamSynchronize; device buffers allocated once
+//                        (the runtimes allocate per region)                  us/op
+//   a_small_region_alloc the same plus 3 cuMemAlloc + 3 cuMemFree per op
+//                        (informational: what a runtime without a device
+//                        memory pool pays)                                    us/op
+//   b_empty_region       cuLaunchKernel(empty, 1x1) + cuStreamSynchronize      us/op
+//   c_memcpy_d2d_1g      cuMemcpyDtoDAsync 1 GiB + cuStreamSynchronize         GB/s
+//   c_memcpy_peer_1g     cuMemcpyPeerAsync 1 GiB GPU0->GPU1 (peer access
+//                        enabled both ways when possible) + sync               GB/s
+//   d_update_to_1g       cuMemcpyHtoDAsync 1 GiB from pageable malloc memory   GB/s
+//   d_update_from_1g     cuMemcpyDtoHAsync 1 GiB into pageable malloc memory   GB/s
+//   e_triad              grid-stride triad over 2^28 doubles; launch shape
+//                        tuned (threads x blocks/SM swept, best kept)          TB/s
+//   f_nowait_chain_10k   10,000 launches of the small kernel on one stream,
+//                        one cuStreamSynchronize                               regions/s
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kVecN = 256;
+bool g_smoke = false;
+double g_batch_ms = 40.0;
+int g_reps_override = 0;
+CUcontext g_ctx[2] = {nullptr, nullptr};
+CUdevice g_dev[2] = {0, 0};
+int g_num_devices = 0;
+CUstream g_stream = nullptr;
+
+double now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+struct Failure {
+  std::string what;
+};
+
+void check(CUresult r, const char *what) {
+  if (r != CUDA_SUCCESS) {
+    const char *s = nullptr;
+    cuGetErrorName(r, &s);
+    throw Failure{std::string(what) + ":" + (s ? s : "unknown")};
+  }
+}
+void checkRt(cudaError_t r, const char *what) {
+  if (r != cudaSuccess) throw Failure{std::string(what) + ":" + cudaGetErrorName(r)};
+}
+
+void report(const char *name, std::vector<double> v, const char *unit, const std::string &extra) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  double med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  printf("case=%s value=%.6g unit=%s min=%.6g max=%.6g reps=%zu%s%s\n", name, med, unit, v.front(), v.back(), n,
+         extra.empty() ? "" : " ", extra.c_str());
+  fflush(stdout);
+}
+
+int repsOr(int dflt) { return g_reps_override > 0 ? g_reps_override : dflt; }
+
+// ------------------------------------------------------------- kernels ----
+__global__ void vadd256(const float *a, const float *b, float *c) {
+  int i = threadIdx.x;
+  if (i < kVecN) c[i] = a[i] + b[i];
+}
+__global__ void emptyKernel() {}
+__global__ void inc256(float *x) {
+  int i = threadIdx.x;
+  if (i < kVecN) x[i] += 1.0f;
+}
+__global__ void fillFloat(float *p, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    p[i] = (float)(i & 4095);
+}
+__global__ void triadInit(double *a, double *b, double *c, long n) {
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
+    a[i] = -1.0;
+    b[i] = 1.0 + (double)(i % 7) * 0.5;
+    c[i] = 2.0 - (double)(i % 5) * 0.25;
+  }
+}
+__global__ void triad(double *__restrict__ a, const double *__restrict__ b, const double *__restrict__ c, double s,
+                      long n) {
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x)
+    a[i] = b[i] + s * c[i];
+}
+
+CUfunction func(const void *symbol) {
+  cudaFunction_t f;
+  checkRt(cudaGetFuncBySymbol(&f, symbol), "cudaGetFuncBySymbol");
+  return reinterpret_cast<CUfunction>(f);
+}
+
+void launch(CUfunction f, unsigned blocks, unsigned threads, void **args) {
+  check(cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, g_stream, args, nullptr), "cuLaunchKernel");
+}
+
+// ------------------------------------------------------------- latency ----
+template <class Op>
+void timeLatency(const char *name, Op op) {
+  for (int i = 0; i < 20; ++i) op();
+  double t0 = now_ns();
+  long n = 0;
+  while (now_ns() - t0 < 0.2 * g_batch_ms * 1e6) {
+    op();
+    ++n;
+  }
+  double per = (now_ns() - t0) / (double)n;
+  long iters = std::max<long>(10, (long)(g_batch_ms * 1e6 / per));
+  if (g_smoke) iters = std::min<long>(iters, 1000);
+  std::vector<double> v;
+  for (int b = 0; b < 7; ++b) {
+    double s = now_ns();
+    for (long i = 0; i < iters; ++i) op();
+    v.push_back((now_ns() - s) / (double)iters / 1e3);
+  }
+  report(name, v, "us", "iters=" + std::to_string(iters));
+}
+
+void caseA() {
+  const size_t bytes = kVecN * sizeof(float);
+  float *a = (float *)malloc(bytes), *b = (float *)malloc(bytes), *c = (float *)malloc(bytes);
+  for (int i = 0; i < kVecN; ++i) {
+    a[i] = (float)i;
+    b[i] = 0.5f * (float)(i % 17);
+    c[i] = -1.0f;
+  }
+  CUfunction f = func((const void *)vadd256);
+  CUdeviceptr da, db, dc;
+  check(cuMemAlloc(&da, bytes), "cuMemAlloc");
+  check(cuMemAlloc(&db, bytes), "cuMemAlloc");
+  check(cuMemAlloc(&dc, bytes), "cuMemAlloc");
+  auto region = [&](CUdeviceptr A, CUdeviceptr B, CUdeviceptr C) {
+    check(cuMemcpyHtoDAsync(A, a, bytes, g_stream), "cuMemcpyHtoDAsync");
+    check(cuMemcpyHtoDAsync(B, b, bytes, g_stream), "cuMemcpyHtoDAsync");
+    void *args[] = {&A, &B, &C};
+    launch(f, 1, kVecN, args);
+    check(cuMemcpyDtoHAsync(c, C, bytes, g_stream), "cuMemcpyDtoHAsync");
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+  };
+  region(da, db, dc);
+  for (int i = 0; i < kVecN; ++i)
+    if (c[i] != a[i] + b[i]) throw Failure{"wrong-result"};
+  timeLatency("a_small_region", [&] { region(da, db, dc); });
+  check(cuMemFree(da), "cuMemFree");
+  check(cuMemFree(db), "cuMemFree");
+  check(cuMemFree(dc), "cuMemFree");
+  timeLatency("a_small_region_alloc", [&] {
+    CUdeviceptr A, B, C;
+    check(cuMemAlloc(&A, bytes), "cuMemAlloc");
+    check(cuMemAlloc(&B, bytes), "cuMemAlloc");
+    check(cuMemAlloc(&C, bytes), "cuMemAlloc");
+    region(A, B, C);
+    check(cuMemFree(A), "cuMemFree");
+    check(cuMemFree(B), "cuMemFree");
+    check(cuMemFree(C), "cuMemFree");
+  });
+  for (int i = 0; i < kVecN; ++i)
+    if (c[i] != a[i] + b[i]) throw Failure{"wrong-result-after"};
+  free(a), free(b), free(c);
+}
+
+void caseB() {
+  CUfunction f = func((const void *)emptyKernel);
+  timeLatency("b_empty_region", [&] {
+    launch(f, 1, 1, nullptr);
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+  });
+}
+
+// ---------------------------------------------------------------- copies ----
+size_t bigBytes() { return g_smoke ? (size_t)1 << 20 : (size_t)1 << 30; }
+
+void fillDevice(CUdeviceptr p, size_t n) {
+  void *args[] = {&p, &n};
+  launch(func((const void *)fillFloat), 1024, 256, args);
+  check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+}
+
+bool checkDevice(CUdeviceptr p, size_t n) {
+  size_t at[3] = {0, n / 2 + 3, n - 1};
+  for (size_t k : at) {
+    float x = -1.0f;
+    check(cuMemcpyDtoH(&x, p + k * sizeof(float), sizeof x), "cuMemcpyDtoH");
+    if (x != (float)(k & 4095)) return false;
+  }
+  return true;
+}
+
+void caseC(bool peer) {
+  const char *name = peer ? "c_memcpy_peer_1g" : "c_memcpy_d2d_1g";
+  if (peer && g_num_devices < 2) {
+    printf("case=%s skipped=fewer-than-2-devices\n", name);
+    return;
+  }
+  size_t bytes = bigBytes(), n = bytes / sizeof(float);
+  CUdeviceptr src, dst;
+  check(cuMemAlloc(&src, bytes), "cuMemAlloc");
+  std::string extra = "bytes_counted=copied-once";
+  if (peer) {
+    int can01 = 0, can10 = 0;
+    check(cuDeviceCanAccessPeer(&can01, g_dev[0], g_dev[1]), "cuDeviceCanAccessPeer");
+    check(cuDeviceCanAccessPeer(&can10, g_dev[1], g_dev[0]), "cuDeviceCanAccessPeer");
+    if (can01) check(cuCtxEnablePeerAccess(g_ctx[1], 0), "cuCtxEnablePeerAccess");
+    check(cuCtxSetCurrent(g_ctx[1]), "cuCtxSetCurrent");
+    if (can10) check(cuCtxEnablePeerAccess(g_ctx[0], 0), "cuCtxEnablePeerAccess");
+    check(cuMemAlloc(&dst, bytes), "cuMemAlloc");
+    check(cuCtxSetCurrent(g_ctx[0]), "cuCtxSetCurrent");
+    extra += " peer_access=" + std::to_string(can01) + std::to_string(can10);
+  } else {
+    check(cuMemAlloc(&dst, bytes), "cuMemAlloc");
+  }
+  fillDevice(src, n);
+  std::vector<double> v;
+  int reps = repsOr(g_smoke ? 3 : 20);
+  for (int r = -2; r < reps; ++r) {
+    double t0 = now_ns();
+    if (peer)
+      check(cuMemcpyPeerAsync(dst, g_ctx[1], src, g_ctx[0], bytes, g_stream), "cuMemcpyPeerAsync");
+    else
+      check(cuMemcpyDtoDAsync(dst, src, bytes, g_stream), "cuMemcpyDtoDAsync");
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+    double t = now_ns() - t0;
+    if (r >= 0) v.push_back((double)bytes / t);
+  }
+  if (peer) check(cuCtxSetCurrent(g_ctx[1]), "cuCtxSetCurrent");
+  bool ok = checkDevice(dst, n);
+  check(cuMemFree(dst), "cuMemFree");
+  if (peer) check(cuCtxSetCurrent(g_ctx[0]), "cuCtxSetCurrent");
+  check(cuMemFree(src), "cuMemFree");
+  if (!ok) throw Failure{"wrong-result"};
+  report(name, v, "GB/s", extra);
+}
+
+void caseD() {
+  size_t bytes = bigBytes(), n = bytes / sizeof(float);
+  float *p = (float *)malloc(bytes);
+  if (!p) throw Failure{"malloc-failed"};
+  for (size_t i = 0; i < n; ++i) p[i] = (float)(i & 4095);
+  CUdeviceptr d;
+  check(cuMemAlloc(&d, bytes), "cuMemAlloc");
+  std::vector<double> to, from;
+  int reps = repsOr(g_smoke ? 3 : 5);
+  for (int r = -1; r < reps; ++r) {
+    double t0 = now_ns();
+    check(cuMemcpyHtoDAsync(d, p, bytes, g_stream), "cuMemcpyHtoDAsync");
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+    double t1 = now_ns();
+    check(cuMemcpyDtoHAsync(p, d, bytes, g_stream), "cuMemcpyDtoHAsync");
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+    double t2 = now_ns();
+    if (r >= 0) {
+      to.push_back((double)bytes / (t1 - t0));
+      from.push_back((double)bytes / (t2 - t1));
+    }
+  }
+  memset(p, 0, bytes);
+  check(cuMemcpyDtoHAsync(p, d, bytes, g_stream), "cuMemcpyDtoHAsync");
+  check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+  for (size_t i = 0; i < n; i += 4097)
+    if (p[i] != (float)(i & 4095)) throw Failure{"wrong-result"};
+  check(cuMemFree(d), "cuMemFree");
+  free(p);
+  report("d_update_to_1g", to, "GB/s", "host=pageable");
+  report("d_update_from_1g", from, "GB/s", "host=pageable");
+}
+
+// ----------------------------------------------------------------- triad ----
+void caseE() {
+  int lg = g_smoke ? 16 : 28;
+  if (const char *e = getenv("GPU_BENCH_TRIAD_LOG2"); e && atoi(e) >= 10 && atoi(e) <= 31) lg = atoi(e);
+  long n = 1L << lg;
+  size_t bytes = n * sizeof(double);
+  CUdeviceptr a, b, c;
+  check(cuMemAlloc(&a, bytes), "cuMemAlloc");
+  check(cuMemAlloc(&b, bytes), "cuMemAlloc");
+  check(cuMemAlloc(&c, bytes), "cuMemAlloc");
+  {
+    void *args[] = {&a, &b, &c, &n};
+    launch(func((const void *)triadInit), 4096, 256, args);
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+  }
+  int sms = 0;
+  check(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g_dev[0]), "cuDeviceGetAttribute");
+  CUfunction f = func((const void *)triad);
+  double s = 3.0;
+  auto run = [&](unsigned blocks, unsigned threads) {
+    void *args[] = {&a, &b, &c, &s, &n};
+    double t0 = now_ns();
+    launch(f, blocks, threads, args);
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+    return 3.0 * sizeof(double) * (double)n / (now_ns() - t0) / 1e3; // TB/s
+  };
+  // Tuning: threads per block x blocks per SM (0: one thread per element).
+  const unsigned threadsList[] = {256, 512, 1024};
+  const int perSMList[] = {1, 2, 4, 8, 16, 32, 0};
+  unsigned bestBlocks = 0, bestThreads = 0;
+  double best = 0;
+  for (int w = 0; w < 3; ++w) run(sms * 4, 256); // warm-up
+  for (unsigned t : threadsList)
+    for (int per : perSMList) {
+      long blocks = per > 0 ? (long)per * sms : (n + t - 1) / t;
+      if (blocks < 1 || blocks > 0x7fffffffL) continue;
+      if (per > 0 && (long)per * t > 2048) continue; // more than an SM holds: same as fewer
+      std::vector<double> v;
+      for (int r = 0; r < (g_smoke ? 1 : 5); ++r) v.push_back(run((unsigned)blocks, t));
+      std::sort(v.begin(), v.end());
+      double med = v[v.size() / 2];
+      printf("info e_triad_config threads=%u blocks_per_sm=%d blocks=%ld tbps=%.4g\n", t, per, blocks, med);
+      if (med > best) best = med, bestBlocks = (unsigned)blocks, bestThreads = t;
+    }
+  std::vector<double> v;
+  int reps = repsOr(g_smoke ? 3 : 100);
+  for (int r = 0; r < reps; ++r) v.push_back(run(bestBlocks, bestThreads));
+  std::vector<double> out(1024);
+  long at[3] = {0, n / 2 + 1, n - 1024};
+  for (long o : at) {
+    check(cuMemcpyDtoH(out.data(), a + o * sizeof(double), 1024 * sizeof(double)), "cuMemcpyDtoH");
+    for (long i = o; i < o + 1024; ++i) {
+      double want = (1.0 + (double)(i % 7) * 0.5) + s * (2.0 - (double)(i % 5) * 0.25);
+      if (out[i - o] != want) throw Failure{"wrong-result"};
+    }
+  }
+  check(cuMemFree(a), "cuMemFree");
+  check(cuMemFree(b), "cuMemFree");
+  check(cuMemFree(c), "cuMemFree");
+  report("e_triad", v, "TB/s",
+         "n=" + std::to_string(n) + " blocks=" + std::to_string(bestBlocks) + " threads=" + std::to_string(bestThreads) +
+             " sms=" + std::to_string(sms));
+}
+
+// ---------------------------------------------------------- launch chain ----
+void caseF() {
+  const int count = g_smoke ? 200 : 10000, warm = g_smoke ? 20 : 200;
+  float h[kVecN];
+  for (int i = 0; i < kVecN; ++i) h[i] = (float)i;
+  CUdeviceptr x;
+  check(cuMemAlloc(&x, sizeof h), "cuMemAlloc");
+  check(cuMemcpyHtoD(x, h, sizeof h), "cuMemcpyHtoD");
+  CUfunction f = func((const void *)inc256);
+  void *args[] = {&x};
+  auto chain = [&](int k) {
+    for (int i = 0; i < k; ++i) launch(f, 1, kVecN, args);
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+  };
+  chain(warm);
+  std::vector<double> v;
+  int reps = repsOr(3);
+  double start = now_ns();
+  for (int r = 0; r < reps; ++r) {
+    double t0 = now_ns();
+    chain(count);
+    v.push_back((double)count / ((now_ns() - t0) / 1e9));
+    if (now_ns() - start > 20e9) reps = r + 1;
+  }
+  check(cuMemcpyDtoH(h, x, sizeof h), "cuMemcpyDtoH");
+  for (int i = 0; i < kVecN; ++i)
+    if (h[i] != (float)i + (float)(warm + reps * count)) throw Failure{"wrong-result"};
+  check(cuMemFree(x), "cuMemFree");
+  report("f_nowait_chain_10k", v, "regions/s", "regions=" + std::to_string(count));
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (const char *s = getenv("GPU_BENCH_SMOKE")) g_smoke = atoi(s) > 0;
+  if (const char *s = getenv("GPU_BENCH_BATCH_MS"); s && atof(s) > 0) g_batch_ms = atof(s);
+  if (g_smoke) g_batch_ms = 5.0;
+  if (const char *s = getenv("GPU_BENCH_REPS"); s && atoi(s) > 0) g_reps_override = atoi(s);
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s CASE... | all\n", argv[0]);
+    return 2;
+  }
+  try {
+    check(cuInit(0), "cuInit");
+    check(cuDeviceGetCount(&g_num_devices), "cuDeviceGetCount");
+    if (g_num_devices < 1) throw Failure{"no-device"};
+    for (int d = 0; d < std::min(g_num_devices, 2); ++d) {
+      check(cuDeviceGet(&g_dev[d], d), "cuDeviceGet");
+      check(cuDevicePrimaryCtxRetain(&g_ctx[d], g_dev[d]), "cuDevicePrimaryCtxRetain");
+    }
+    check(cuCtxSetCurrent(g_ctx[0]), "cuCtxSetCurrent");
+    checkRt(cudaSetDevice(0), "cudaSetDevice"); // the runtime binds the same primary context
+    checkRt(cudaFree(nullptr), "cudaFree");
+    check(cuStreamCreate(&g_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    char devName[128] = "";
+    cuDeviceGetName(devName, sizeof devName, g_dev[0]);
+    int drv = 0;
+    cuDriverGetVersion(&drv);
+    for (char *p = devName; *p; ++p)
+      if (*p == ' ') *p = '_';
+    printf("info devices=%d device0=%s driver_api=%d smoke=%d\n", g_num_devices, devName, drv, (int)g_smoke);
+  } catch (const Failure &f) {
+    printf("case=all error=%s\n", f.what.c_str());
+    return 1;
+  }
+  int status = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string c = argv[i];
+    bool all = c == "all";
+    struct {
+      const char *name, *alias;
+      void (*fn)();
+    } cases[] = {
+        {"a_small_region", "a", caseA},
+        {"b_empty_region", "b", caseB},
+        {"c_memcpy_d2d_1g", "", [] { caseC(false); }},
+        {"c_memcpy_peer_1g", "", [] { caseC(true); }},
+        {"d_update_to_1g", "d", caseD},
+        {"e_triad", "e", caseE},
+        {"f_nowait_chain_10k", "f", caseF},
+    };
+    for (auto &k : cases) {
+      bool match = all || c == k.name || c == k.alias || (k.fn == caseD && c.rfind("d_update", 0) == 0);
+      if (!match) continue;
+      try {
+        k.fn();
+      } catch (const Failure &f) {
+        printf("case=%s error=%s\n", k.name, f.what.c_str());
+        fflush(stdout);
+        status = 1;
+        cuCtxSetCurrent(g_ctx[0]);
+      }
+    }
+  }
+  return status;
+}

@@ -1,0 +1,286 @@
+#!/bin/bash
+# GPU offloading benchmark: our runtime (core + CUDA plugin), LLVM 14's
+# runtime (its core + its CUDA plugin) and raw CUDA doing the same
+# operations, in the same run, interleaved. See docs/benchmarks.md ("GPU").
+#
+#   run_gpu_bench.sh build [OUT_DIR]
+#       Here (clang 14, the CUDA toolkit, a built tree in build/): compiles
+#       bench/gpu/omp_gpu_bench.c for nvptx64 (sm_90 through
+#       tools/omptarget-sm90-path) and bench/gpu/raw_cuda_bench.cu with nvcc,
+#       and packs them with our libomptarget.so + libomptarget.rtl.cuda.so,
+#       LLVM 14's libomptarget.so + libomptarget.rtl.cuda.so, libomp.so.5, and
+#       the libraries LLVM 14's CUDA plugin needs (libLLVM-14 and friends,
+#       xz-compressed) into OUT_DIR/bundle.tar.gz (default build/gpu-bench;
+#       the directory holds nothing else, so it can be carried as is).
+#   run_gpu_bench.sh smoke [OUT_DIR]
+#       Here, without a GPU: unpacks the bundle and runs the OpenMP binary
+#       with tiny sizes (GPU_BENCH_SMOKE=1) on both runtimes, which fall back
+#       to the host; checks that it starts, runs every case and exits cleanly.
+#   run_gpu_bench.sh run [OUT_DIR]
+#       On the GPU machine: unpacks the bundle, runs every case on raw CUDA,
+#       ours and LLVM 14 (one process per side and case, interleaved, rounds
+#       repeated), case e also on ours with OMPTARGET_CUDA_BLOCKS_PER_SM=0,1,
+#       2,4,8, and prints the table. The peer copy runs only with >= 2 GPUs.
+#       Logs go to $OUT (when set) or OUT_DIR: gpu-bench.log (every output),
+#       gpu-bench-results.txt (one line per figure), gpu-bench-table.txt.
+#
+# Knobs (run): GPU_BENCH_ROUNDS (3), GPU_BENCH_BUDGET_S (420: a new round
+# starts only if it should end within that many seconds of the start),
+# GPU_BENCH_HARD_S (460: no new case starts after that), GPU_BENCH_TIMEOUT_S
+# (90, per process),
+# GPU_BENCH_CASES (space-separated subset of: a b c_memcpy_d2d_1g
+# c_memcpy_peer_1g d e f), GPU_BENCH_BPSM ("0 1 2 4 8"), GPU_BENCH_BATCH_MS,
+# GPU_BENCH_REPS (passed through to the programs).
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+LLVM=${LLVM14_DIR:-/usr/lib/llvm-14}
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+MAX_BUNDLE_MIB=60
+
+die() { echo "run_gpu_bench.sh: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- build ----
+# Libraries LLVM 14's CUDA plugin (and core) need beyond the C/C++ runtime
+# that every Linux system has.
+llvm_deps() {
+  ldd "$LLVM/lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomptarget.so" | awk '/=>/ {print $3}' | sort -u |
+    while read -r so; do
+      case $(basename "$so") in
+        libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libstdc++.so*|libgcc_s.so*) ;;
+        *) echo "$so" ;;
+      esac
+    done
+}
+
+build() {
+  local out=${1:-$ROOT/build/gpu-bench}
+  local work=$ROOT/build/gpu-bench-work lib=$ROOT/build/lib
+  [ -f "$lib/libomptarget.so" ] && [ -f "$lib/libomptarget.rtl.cuda.so" ] ||
+    die "build the core and the CUDA plugin first (ninja -C build omptarget omptarget.rtl.cuda)"
+  [ -x "$LLVM/bin/clang" ] || die "clang 14 not found in $LLVM"
+  [ -x "$CUDA/bin/nvcc" ] || die "nvcc not found in $CUDA/bin"
+  [ -f "$LLVM/lib/libomptarget.rtl.cuda.so" ] || die "LLVM 14's CUDA plugin not found in $LLVM/lib"
+  local stage=$work/stage sm90=$work/cuda-sm90
+  rm -rf "$stage" "$out"; mkdir -p "$stage"/bin "$stage"/lib/ours "$stage"/lib/llvm "$out"
+  "$ROOT/tools/omptarget-sm90-path" "$sm90" >/dev/null || die "cannot make the sm_90 CUDA path"
+
+  echo "compiling omp_gpu_bench (clang 14, nvptx64 sm_90)"
+  "$LLVM/bin/clang" -O2 -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 \
+    --cuda-path="$sm90" -Wno-unknown-cuda-version -Wall -Wextra \
+    -o "$stage/bin/omp_gpu_bench" "$HERE/omp_gpu_bench.c" || die "omp_gpu_bench did not compile"
+  echo "compiling raw_cuda_bench (nvcc, sm_90)"
+  "$CUDA/bin/nvcc" -O2 -std=c++17 -arch=sm_90 -o "$stage/bin/raw_cuda_bench" "$HERE/raw_cuda_bench.cu" \
+    -L"$CUDA/lib64/stubs" -lcuda || die "raw_cuda_bench did not compile"
+  rm -rf "$sm90"
+
+  cp "$lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/ours/"
+  cp "$LLVM/lib/libomptarget.so" "$LLVM/lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/llvm/"
+
+  # LLVM 14's plugin needs libLLVM-14.so.1 (110 MB) and friends: xz -9 brings
+  # them to ~28 MB. Cached in the work directory (the compression takes
+  # ~1.5 min) until one of them changes.
+  local deps=$work/llvm-deps.tar.xz list
+  list=$(llvm_deps)
+  [ -n "$list" ] || die "cannot list the libraries of $LLVM/lib/libomptarget.rtl.cuda.so"
+  local stale=0 so
+  [ -f "$deps" ] && [ "$(cat "$deps.list" 2>/dev/null)" = "$list" ] || stale=1
+  for so in $list; do [ "$so" -nt "$deps" ] && stale=1; done
+  if [ $stale = 1 ]; then
+    echo "compressing LLVM 14's plugin dependencies (xz -9, ~1.5 min):" $(for so in $list; do basename "$so"; done)
+    local tmp=$work/deps.tmp
+    rm -rf "$tmp"; mkdir -p "$tmp"
+    for so in $list; do cp -L "$so" "$tmp/"; done
+    tar -C "$tmp" -cf - . | xz -T1 -9 > "$deps.part" || die "xz failed"
+    mv "$deps.part" "$deps"; printf '%s\n' "$list" > "$deps.list"
+    rm -rf "$tmp"
+  fi
+  cp "$deps" "$stage/llvm-deps.tar.xz"
+
+  { echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo +dirty)"
+    echo "clang=$("$LLVM/bin/clang" --version | head -1)"
+    echo "nvcc=$("$CUDA/bin/nvcc" --version | tail -1)"; } > "$stage/BUILD_INFO"
+  tar -C "$stage" -czf "$out/bundle.tar.gz" . || die "cannot pack the bundle"
+  rm -rf "$stage"
+  local bytes
+  bytes=$(stat -c %s "$out/bundle.tar.gz")
+  echo "bundle: $out/bundle.tar.gz ($((bytes / 1024 / 1024)) MiB)"
+  [ "$bytes" -lt $((MAX_BUNDLE_MIB * 1024 * 1024)) ] || die "the bundle is larger than $MAX_BUNDLE_MIB MiB"
+}
+
+# ----------------------------------------------------------- unpacking ----
+unpack() {  # BUNDLE_DIR -> prints the directory it unpacked to
+  local bundle=$1 dir
+  [ -f "$bundle/bundle.tar.gz" ] || die "no bundle at $bundle (run '$0 build' first)"
+  dir=$(mktemp -d /tmp/omptarget-gpu-bench.XXXXXX)
+  tar -C "$dir" -xzf "$bundle/bundle.tar.gz" || die "cannot unpack $bundle/bundle.tar.gz"
+  mkdir -p "$dir/lib/llvm-deps"
+  if command -v xz >/dev/null 2>&1; then
+    xz -dc "$dir/llvm-deps.tar.xz" | tar -C "$dir/lib/llvm-deps" -xf - || die "cannot unpack llvm-deps.tar.xz"
+  else
+    python3 -c 'import lzma,sys,tarfile; tarfile.open(fileobj=lzma.open(sys.argv[1])).extractall(sys.argv[2])' \
+      "$dir/llvm-deps.tar.xz" "$dir/lib/llvm-deps" || die "cannot unpack llvm-deps.tar.xz (no xz, no python3)"
+  fi
+  rm -f "$dir/llvm-deps.tar.xz"
+  echo "$dir"
+}
+
+# LLVM 14's plugin dlopens "libcuda.so" (no version): a driver install in a
+# container often has only libcuda.so.1. Link it next to LLVM 14's plugin.
+link_libcuda() {  # DIR
+  local dir=$1 so=""
+  ldconfig -p 2>/dev/null | grep -q 'libcuda\.so ' && return 0
+  so=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 / && /x86-64/ {print $NF; exit}')
+  if [ -z "$so" ]; then
+    local d
+    for d in ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }} /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/local/cuda/compat; do
+      [ -e "$d/libcuda.so.1" ] && { so=$d/libcuda.so.1; break; }
+    done
+  fi
+  if [ -n "$so" ]; then
+    ln -sf "$so" "$dir/lib/llvm/libcuda.so"
+    echo "info: LLVM 14's plugin gets libcuda.so -> $so"
+  else
+    echo "warning: no libcuda.so.1 found; LLVM 14's plugin will see no GPU"
+  fi
+}
+
+# ------------------------------------------------------------------ run ----
+# Runs one side of one case; appends to the log and the results file.
+run_one() {  # DIR SIDE ROUND CASE
+  local dir=$1 side=$2 round=$3 kase=$4 libs="" bin extra_env="" out rc
+  case $side in
+    raw) bin=$dir/bin/raw_cuda_bench ;;
+    ours) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours ;;
+    llvm) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/llvm:$dir/lib/llvm-deps ;;
+    ours-bpsm*) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_BLOCKS_PER_SM=${side#ours-bpsm}" ;;
+    *) die "unknown side $side" ;;
+  esac
+  local arg=$kase
+  [ "$kase" = d ] && arg=d_update_to_1g
+  [ "$kase" = e ] && arg=e_triad
+  [ "$kase" = a ] && arg=a_small_region
+  [ "$kase" = b ] && arg=b_empty_region
+  [ "$kase" = f ] && arg=f_nowait_chain_10k
+  local t0=$SECONDS
+  # Like the test runner: the caller's runtime variables stay out.
+  out=$(env LIBS="$libs" EXTRA="$extra_env" BIN="$bin" ARG="$arg" timeout "${GPU_BENCH_TIMEOUT_S:-90}" bash -c '
+      for v in $(compgen -e); do case $v in LIBOMPTARGET_*|OMP_*|OMPTARGET_*|KMP_*) unset "$v";; esac; done
+      [ -n "$LIBS" ] && export LD_LIBRARY_PATH="$LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      [ -n "$EXTRA" ] && export "$EXTRA"
+      exec "$BIN" "$ARG"' 2>&1)
+  rc=$?
+  { echo "=== side=$side round=$round case=$kase rc=$rc seconds=$((SECONDS - t0))"; echo "$out"; } >> "$LOG"
+  # The OpenMP sides must have run on their own libraries.
+  if [ "$side" != raw ]; then
+    local want=${libs%%:*} bad=""
+    local core plugin
+    core=$(echo "$out" | awk '/^lib kind=core path=/ {sub(/.*path=/, ""); print; exit}')
+    plugin=$(echo "$out" | awk '/^lib kind=plugin path=.*libomptarget\.rtl\.cuda\.so/ {sub(/.*path=/, ""); print; exit}')
+    [ "${core%/*}" = "$want" ] || bad="core=${core:-none}"
+    [ "${plugin%/*}" = "$want" ] || bad="$bad plugin=${plugin:-none}"
+    if [ -n "$bad" ] && ! echo "$out" | grep -q '^case=all error='; then
+      echo "side=$side round=$round case=$arg error=MISCONFIGURED($bad)" >> "$RESULTS"
+      echo "  $side $kase: MISCONFIGURED ($bad)"
+      return
+    fi
+  fi
+  local lines
+  lines=$(echo "$out" | grep '^case=' | sed "s/^case=all /case=$arg /")
+  if [ -z "$lines" ]; then
+    echo "side=$side round=$round case=$arg error=no-output(rc=$rc)" >> "$RESULTS"
+    echo "  $side $kase: no output (exit $rc; see the log)"
+    return
+  fi
+  echo "$lines" | sed "s/^/side=$side round=$round /" >> "$RESULTS"
+  if [ $rc != 0 ]; then echo "  $side $kase: exit $rc: $(echo "$lines" | grep error= | head -2 | tr '\n' ' ')"; fi
+}
+
+run() {
+  local bundle=${1:-$ROOT/build/gpu-bench}
+  local t_start=$SECONDS budget=${GPU_BENCH_BUDGET_S:-420} rounds=${GPU_BENCH_ROUNDS:-3}
+  local hard=${GPU_BENCH_HARD_S:-460}
+  local logdir=${OUT:-$bundle} dir
+  mkdir -p "$logdir"
+  LOG=$logdir/gpu-bench.log RESULTS=$logdir/gpu-bench-results.txt
+  : > "$LOG"; : > "$RESULTS"
+  dir=$(unpack "$bundle") || exit 1
+  BENCH_TMP=$dir
+  trap 'rm -rf "$BENCH_TMP"' EXIT
+  cat "$dir/BUILD_INFO"
+  nvidia-smi -L 2>/dev/null || echo "(nvidia-smi not found: no GPU?)"
+  nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>/dev/null
+  local gpus
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  link_libcuda "$dir"
+  local missing
+  missing=$(LD_LIBRARY_PATH="$dir/lib/llvm:$dir/lib/llvm-deps" ldd "$dir/lib/llvm/libomptarget.rtl.cuda.so" | grep 'not found')
+  [ -z "$missing" ] || echo "warning: LLVM 14's plugin misses libraries: $missing"
+
+  local cases=${GPU_BENCH_CASES:-"a b c_memcpy_d2d_1g c_memcpy_peer_1g d e f"}
+  if [ "${gpus:-0}" -lt 2 ]; then
+    cases=$(echo " $cases " | sed 's/ c_memcpy_peer_1g / /')
+    echo "info: $gpus GPU(s): c_memcpy_peer_1g not run"
+  fi
+  local bpsm=${GPU_BENCH_BPSM:-"0 1 2 4 8"}
+  local orders=("raw ours llvm" "ours llvm raw" "llvm raw ours")
+  local r done_rounds=0 last=0 t_round
+  for ((r = 1; r <= rounds; r++)); do
+    # A new round starts only if one as long as the last still fits.
+    if [ $r -gt 1 ] && [ $((SECONDS - t_start + last)) -gt "$budget" ]; then
+      echo "info: time budget (${budget}s): stopping after $done_rounds round(s) (last one took ${last}s)"; break
+    fi
+    t_round=$SECONDS
+    echo "round $r (t=$((SECONDS - t_start))s)"
+    local kase side b
+    for kase in $cases; do
+      if [ $((SECONDS - t_start)) -gt "$hard" ]; then
+        echo "info: hard time limit (${hard}s) reached: the rest of round $r is not run"; break
+      fi
+      for side in ${orders[$(((r - 1) % 3))]}; do run_one "$dir" "$side" "$r" "$kase"; done
+      if [ "$kase" = e ]; then
+        for b in $bpsm; do run_one "$dir" "ours-bpsm$b" "$r" e; done
+      fi
+    done
+    done_rounds=$r; last=$((SECONDS - t_round))
+  done
+  echo "done: $done_rounds round(s), $gpus GPU(s), $((SECONDS - t_start)) s"
+  if command -v python3 >/dev/null 2>&1; then
+    python3 "$HERE/gpu_bench_report.py" "$RESULTS" "$gpus" | tee "$logdir/gpu-bench-table.txt"
+  else
+    echo "(no python3: raw results follow)"; cat "$RESULTS"
+  fi
+}
+
+# ---------------------------------------------------------------- smoke ----
+smoke() {
+  local bundle=${1:-$ROOT/build/gpu-bench} dir status=0 side libs out
+  dir=$(unpack "$bundle") || exit 1
+  BENCH_TMP=$dir
+  trap 'rm -rf "$BENCH_TMP"' EXIT
+  for side in ours llvm; do
+    libs=$dir/lib/ours
+    [ $side = llvm ] && libs=$dir/lib/llvm:$dir/lib/llvm-deps
+    out=$(env GPU_BENCH_SMOKE=1 LD_LIBRARY_PATH="$libs" timeout 300 "$dir/bin/omp_gpu_bench" all 2>&1)
+    local rc=$? ncase nerr
+    ncase=$(echo "$out" | grep -c '^case=.* value=')
+    nerr=$(echo "$out" | grep -c '^case=.* error=')
+    echo "$out" | sed "s/^/[$side] /"
+    # a b c_d2d d_to d_from e f: 7 figures (the peer copy is skipped)
+    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 7 ]; then
+      echo "smoke $side: FAILED (exit $rc, $ncase figure(s), $nerr error(s))"; status=1
+    else
+      echo "smoke $side: ok ($ncase figures on the host fallback)"
+    fi
+  done
+  return $status
+}
+
+case ${1:-} in
+  build) shift; build "$@" ;;
+  smoke) shift; smoke "$@" ;;
+  run) shift; run "$@" ;;
+  *) sed -n '2,33p' "$0"; exit 2 ;;
+esac
