@@ -12,6 +12,7 @@
 #include "debug.h"
 #include "export.h"
 #include "info.h"
+#include "memcpy_impl.h"
 #include "runtime.h"
 
 using namespace omptarget;
@@ -99,6 +100,18 @@ Status copyRect(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size
   return Status::success();
 }
 
+bool validRectArguments(const char *Call, const void *Dst, const void *Src, size_t ElementSize,
+                        int NumDims, const size_t *Volume, const size_t *DstOffsets,
+                        const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims) {
+  if (Dst && Src && ElementSize != 0 && NumDims >= 1 && Volume && DstOffsets && SrcOffsets &&
+      DstDims && SrcDims)
+    return true;
+  debug::error("%s: invalid arguments (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT
+               ", element size %zu, %d dims); pointers and arrays must be non-null, sizes positive",
+               Call, OMPT_PTR(Dst), OMPT_PTR(Src), ElementSize, NumDims);
+  return false;
+}
+
 }  // namespace omptarget::core::memcpy_impl
 
 using namespace omptarget::core::memcpy_impl;
@@ -132,13 +145,9 @@ OMPT_EXPORT int omp_target_memcpy_rect(void *Dst, const void *Src, size_t Elemen
   const char *Call = "omp_target_memcpy_rect";
   // Both null: the caller asks how many dimensions are supported.
   if (!Dst && !Src) return INT_MAX;
-  if (!Dst || !Src || ElementSize == 0 || NumDims < 1 || !Volume || !DstOffsets || !SrcOffsets ||
-      !DstDimensions || !SrcDimensions) {
-    debug::error("%s: invalid arguments (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT
-                 ", element size %zu, %d dims); pointers and arrays must be non-null, sizes positive",
-                 Call, OMPT_PTR(Dst), OMPT_PTR(Src), ElementSize, NumDims);
+  if (!validRectArguments(Call, Dst, Src, ElementSize, NumDims, Volume, DstOffsets, SrcOffsets,
+                          DstDimensions, SrcDimensions))
     return abi::kOffloadFail;
-  }
   Device *DstDev = nullptr, *SrcDev = nullptr;
   if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
   Status S = copyRect(static_cast<char *>(Dst), DstDev, static_cast<const char *>(Src), SrcDev,

@@ -21,19 +21,12 @@
 #include "error.h"
 #include "export.h"
 #include "info.h"
+#include "memcpy_impl.h"
 #include "runtime.h"
 
 using namespace omptarget;
 using namespace omptarget::core;
 
-namespace omptarget::core::memcpy_impl {
-// Defined in api_memcpy.cpp.
-Status copyBytes(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t Length);
-Status copyRect(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t ElementSize,
-                int NumDims, const size_t *Volume, const size_t *DstOffsets,
-                const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims);
-bool resolveEnds(const char *Call, int DstDevice, int SrcDevice, Device *&Dst, Device *&Src);
-}  // namespace omptarget::core::memcpy_impl
 
 using namespace omptarget::core::memcpy_impl;
 
@@ -253,13 +246,9 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
   const char *Call = "omp_target_memcpy_rect_async";
   // Both null: the caller asks how many dimensions are supported.
   if (!Dst && !Src) return INT_MAX;
-  if (!Dst || !Src || ElementSize == 0 || NumDims < 1 || !Volume || !DstOffsets || !SrcOffsets ||
-      !DstDimensions || !SrcDimensions) {
-    debug::error("%s: invalid arguments (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT
-                 ", element size %zu, %d dims); pointers and arrays must be non-null, sizes positive",
-                 Call, OMPT_PTR(Dst), OMPT_PTR(Src), ElementSize, NumDims);
+  if (!validRectArguments(Call, Dst, Src, ElementSize, NumDims, Volume, DstOffsets, SrcOffsets,
+                          DstDimensions, SrcDimensions))
     return abi::kOffloadFail;
-  }
   if (NumDims > (1 << 20)) {
     debug::error("%s: %d dimensions is more than this implementation copies asynchronously "
                  "(1048576)",

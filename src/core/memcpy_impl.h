@@ -1,0 +1,27 @@
+// The copy engine behind omp_target_memcpy[_rect] and their asynchronous
+// variants: host/device endpoints, device-to-device through the plugin's
+// exchange when the pair supports it, staging through the host otherwise.
+#pragma once
+
+#include <cstddef>
+
+#include "device.h"
+#include "error.h"
+
+namespace omptarget::core::memcpy_impl {
+
+// One contiguous copy between two endpoints (null Device*: the host).
+Status copyBytes(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t Length);
+// A num_dims-dimensional block, innermost dimension contiguous.
+Status copyRect(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t ElementSize,
+                int NumDims, const size_t *Volume, const size_t *DstOffsets,
+                const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims);
+// Both endpoints of a copy; false after reporting a bad device number.
+bool resolveEnds(const char *Call, int DstDevice, int SrcDevice, Device *&Dst, Device *&Src);
+// The argument checks omp_target_memcpy_rect[_async] share; false after
+// reporting (both pointers null is the caller's dimension query, not checked).
+bool validRectArguments(const char *Call, const void *Dst, const void *Src, size_t ElementSize,
+                        int NumDims, const size_t *Volume, const size_t *DstOffsets,
+                        const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims);
+
+}  // namespace omptarget::core::memcpy_impl
