@@ -16,8 +16,18 @@ if [ "${SANITIZERS:-1}" != 0 ]; then
     cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DOMPTARGET_SANITIZER="$san" -DOMPTARGET_BUILD_BENCH=OFF >/dev/null
     cmake --build "$dir" -j "${JOBS:-2}" --target omptarget_unit_tests
-    TSAN_OPTIONS=halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-      "$dir/bin/omptarget_unit_tests" --gtest_brief=1
+    # Reports go to files too: tests that capture stderr would swallow them.
+    rm -f "$dir"/sanitizer.log*
+    if ! TSAN_OPTIONS="halt_on_error=1 log_path=$dir/sanitizer.log" \
+         ASAN_OPTIONS="log_path=$dir/sanitizer.log" \
+         UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$dir/sanitizer.log" \
+         "$dir/bin/omptarget_unit_tests" --gtest_brief=1; then
+      cat "$dir"/sanitizer.log* 2>/dev/null || true
+      echo "unit tests failed under -fsanitize=$san"; exit 1
+    fi
+    if ls "$dir"/sanitizer.log* >/dev/null 2>&1; then
+      cat "$dir"/sanitizer.log*; echo "sanitizer reports under -fsanitize=$san"; exit 1
+    fi
   done
 fi
 "$root/scripts/build.sh"

@@ -130,15 +130,20 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     if (!Busy) return Result;
     // The copy that filled the entry has at least been issued once its lock
     // is free; a device-side wait orders this construct after it.
-    std::lock_guard<std::mutex> Wait(E.TransferMutex);
-    if (E.Event && E.CopyInFlight.load(std::memory_order_acquire))
-      if (Status S = D.waitEntryEvent(E, Async); !S) {
-        // Give back the reference this call took before reporting.
-        if (Req.UpdateRef)
-          if (Status Undo = releaseMapping(D, Req.HstBegin, Req.Size, Req.Hold); !Undo)
-            debug::error("%s", Undo.error().message().c_str());
-        return S.takeError();
-      }
+    Status Waited;
+    {
+      std::lock_guard<std::mutex> Wait(E.TransferMutex);
+      if (E.Event && E.CopyInFlight.load(std::memory_order_acquire))
+        Waited = D.waitEntryEvent(E, Async);
+    }
+    if (!Waited) {
+      // Give back the reference this call took (without the entry lock: the
+      // table lock is always taken first).
+      if (Req.UpdateRef)
+        if (Status Undo = releaseMapping(D, Req.HstBegin, Req.Size, Req.Hold); !Undo)
+          debug::error("%s", Undo.error().message().c_str());
+      return Waited.takeError();
+    }
   }
   return Result;
 }
@@ -187,6 +192,8 @@ Status dropReference(Device &D, const DropRequest &R) {
   void *EventToFree = nullptr;
   uintptr_t EntryBegin = 0, EntryEnd = 0;
   void *TgtOfRange = nullptr;
+  Status Result;
+  bool CopiedBack = false;
   {
     std::lock_guard<std::mutex> TableLock(T.Mutex);
     LookupResult LR = T.lookup(Begin, R.Size);
@@ -208,18 +215,21 @@ Status dropReference(Device &D, const DropRequest &R) {
     EventToFree = E.Event;
     EntryBegin = E.HstBegin;
     EntryEnd = E.HstEnd;
+    if (R.CopyBackIfLast && !R.AlreadyCopied) {
+      // Another construct dropped its reference first, so this one turned
+      // out to be the last: its `from` copy happens now, while the entry
+      // still exists, so nobody maps the range anew (and reads the host
+      // memory) until the data is back. Rare, so holding the lock is fine.
+      AsyncInfo Async(D);
+      Result = D.retrieve(R.HstBegin, TgtOfRange, R.Size, Async);
+      if (Status S = Async.synchronize(); !S && Result) Result = std::move(S);
+      CopiedBack = true;
+    }
     T.erase(E);
   }
-  Status Result;
-  if (R.CopyBackIfLast && !R.AlreadyCopied) {
-    // Another construct dropped its reference first, so this one turned out
-    // to be the last: its `from` copy happens now, before the memory goes.
-    AsyncInfo Async(D);
-    Result = D.retrieve(R.HstBegin, TgtOfRange, R.Size, Async);
-    if (Status S = Async.synchronize(); !S && Result) Result = std::move(S);
+  if (CopiedBack)
     T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(R.Size), false,
                     [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
-  }
   // Pointers attached inside the freed storage are forgotten with it.
   if (T.hasShadows()) T.forEachShadow(EntryBegin, EntryEnd, true, [](void **, const ShadowPointer &) {});
   if (EventToFree) D.destroyEvent(EventToFree);

@@ -15,11 +15,12 @@ using omptarget::plugin::ResourcePool;
 
 namespace {
 
-// Hands out increasing integers; can be told to fail.
+// Hands out increasing integers; can be told to fail. The pool runs its
+// create hook outside its lock, so the hook must be thread safe.
 struct Counter {
-  int Next = 1;
-  int Destroyed = 0;
-  bool FailCreate = false;
+  std::atomic<int> Next{1};
+  std::atomic<int> Destroyed{0};
+  std::atomic<bool> FailCreate{false};
   ResourcePool<int> makePool() {
     return ResourcePool<int>(
         "widget",
