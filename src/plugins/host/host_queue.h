@@ -123,8 +123,9 @@ class HostQueue {
   std::condition_variable WorkCV_;   // worker: Ops_ non-empty or Stop_
   std::condition_variable IdleCV_;   // synchronize(): Done_ == Enqueued_
   std::deque<Item> Ops_;
-  uint64_t Enqueued_ = 0;
-  uint64_t Done_ = 0;
+  // Written under Mutex_; atomics so the bounded spins can read them unlocked.
+  std::atomic<uint64_t> Enqueued_{0};
+  std::atomic<uint64_t> Done_{0};
   std::optional<Error> FirstError_;
   bool Stop_ = false;
   bool WorkerSleeping_ = false;
