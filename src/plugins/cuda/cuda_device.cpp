@@ -44,6 +44,7 @@ Status CudaDevice::initImpl() {
   LaunchEnv_ = LaunchEnv::fromEnvironment();
   DynamicSharedBytes_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_SHARED_MEMORY_SIZE", 0, 0, INT32_MAX));
   DebugKind_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_DEVICE_RTL_DEBUG", 0, 0, INT32_MAX));
+  Staging_.configure(id());
   OMPT_TRACE(traceComponent(),
              "device %d: %s, compute capability %u.%u, %d SMs, %d threads per block at most",
              id(), Name_.c_str(), SmMajor_, SmMinor_, Limits_.NumSMs, Limits_.MaxThreadsPerBlock);
@@ -53,6 +54,8 @@ Status CudaDevice::initImpl() {
 Status CudaDevice::deinitImpl() {
   if (!Context_) return {};
   (void)activate();
+  if (Status S = Staging_.release(); !S)
+    OMPT_TRACE(traceComponent(), "device %d: staging teardown: %s", id(), S.error().message().c_str());
   size_t Leaked = Allocations_.releaseAll();
   if (Leaked) OMPT_TRACE(traceComponent(), "device %d: freed %zu block(s) still live at deinit", id(), Leaked);
   Status S = check(driver().cuDevicePrimaryCtxRelease(Device_), "cuDevicePrimaryCtxRelease");
@@ -136,11 +139,26 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
 
 Status CudaDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
   if (Status S = activate(); !S) return S;
+  if (Staging_.wanted(HstPtr, Size)) return Staging_.hostToDevice(devPtr(TgtPtr), HstPtr, Size, stream(Queue));
   return check(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), HstPtr, Size, stream(Queue)), "cuMemcpyHtoDAsync");
 }
 
 Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
   if (Status S = activate(); !S) return S;
+  if (Staging_.wanted(HstPtr, Size)) {
+    // Synchronous: a failure of the kernel before it on the stream shows
+    // here rather than at synchronize, so name the kernel as synchronize would.
+    Status S = Staging_.deviceToHost(HstPtr, devPtr(TgtPtr), Size, stream(Queue));
+    if (S) return S;
+    const char *Kernel = nullptr;
+    {
+      std::lock_guard Lock(LastKernelMutex_);
+      auto It = LastKernel_.find(stream(Queue));
+      if (It != LastKernel_.end()) Kernel = It->second;
+    }
+    if (!Kernel) return S;
+    return makeError("kernel %s failed or a staged copy after it did: %s", Kernel, S.error().message().c_str());
+  }
   return check(driver().cuMemcpyDtoHAsync(HstPtr, devPtr(TgtPtr), Size, stream(Queue)), "cuMemcpyDtoHAsync");
 }
 

@@ -12,13 +12,18 @@
 //     is one cuStreamSynchronize. The last kernel launched on each stream is
 //     remembered so that a failure found at synchronization names it.
 //   * Events are CUevents (CU_EVENT_DISABLE_TIMING) from the event pool.
+//   * Host<->device copies of at least OMPTARGET_CUDA_STAGING_THRESHOLD bytes
+//     whose host side is pageable go through the device's pinned staging
+//     pipeline (cuda_staging.h): H2D returns with the last DMAs in flight,
+//     D2H is synchronous; concurrent staged copies to one device serialize.
 //   * Device-to-device: same device cuMemcpyDtoDAsync; another device of this
 //     plugin cuMemcpyPeerAsync, with peer access enabled once per ordered
 //     pair (PeerAccessTable, owned by the plugin).
 //
 // Thread safety: hooks may run concurrently on different streams. The
 // attributes are written by initImpl only; LastKernelMutex_ guards
-// LastKernel_; CudaAllocations and PeerAccessTable lock themselves.
+// LastKernel_; CudaAllocations, PeerAccessTable and StagingPipeline lock
+// themselves.
 #pragma once
 
 #include <cuda.h>
@@ -27,6 +32,7 @@
 
 #include "cuda_memory.h"
 #include "cuda_module.h"
+#include "cuda_staging.h"
 #include "generic_device.h"
 #include "launch_sizing.h"
 #include "peer_access.h"
@@ -86,6 +92,7 @@ class CudaDevice final : public plugin::GenericDevice {
   const int32_t NumDevices_;
   PeerAccessTable &Peers_;
   CudaAllocations Allocations_;
+  StagingPipeline Staging_;
 
   CUdevice Device_ = 0;
   CUcontext Context_ = nullptr;

@@ -50,6 +50,7 @@ namespace omptarget::cuda {
   X(cuMemAllocHost, "cuMemAllocHost_v2")                              \
   X(cuMemFreeHost, "cuMemFreeHost")                                   \
   X(cuMemAllocManaged, "cuMemAllocManaged")                           \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute")                   \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                  \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                  \
   X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                        \
