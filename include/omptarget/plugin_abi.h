@@ -1,6 +1,10 @@
 // The plugin-facing C ABI (`__tgt_rtl_*`): LLVM 14's entry points plus the
 // extensions of the seeds (async alloc/delete, data lock/unlock).
 //
+// `completes_synchronously` is our own extension: 1 when every operation the
+// device queues has completed by the time the enqueueing call returns (the
+// synchronous host device), so the core needs no per-entry events.
+//
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
 // must export; OPT marks entries the core looks up and may find absent.
@@ -56,4 +60,5 @@
        __tgt_async_info *Queue))                                                         \
   OPT(data_delete_async, int32_t, (int32_t DeviceId, void *TgtPtr, __tgt_async_info *Queue)) \
   OPT(data_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr)) \
-  OPT(data_unlock, int32_t, (int32_t DeviceId, void *HstPtr))
+  OPT(data_unlock, int32_t, (int32_t DeviceId, void *HstPtr))                          \
+  OPT(completes_synchronously, int32_t, (int32_t DeviceId))

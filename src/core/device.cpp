@@ -17,6 +17,8 @@ Status Device::initializeLocked() {
     return makeError("device %d: plugin %s failed to initialize its device %d", Id_,
                      Plugin_.name().c_str(), PluginDeviceId_);
   Initialized_ = true;
+  const auto &F = Plugin_.fn();
+  CompletesSynchronously_ = F.completes_synchronously && F.completes_synchronously(PluginDeviceId_) == 1;
   OMPT_TRACE("omptarget", "Device %d initialized (plugin %s, local id %d)", Id_,
              Plugin_.name().c_str(), PluginDeviceId_);
   return Status::success();

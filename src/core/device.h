@@ -54,7 +54,10 @@ class Device {
   Status synchronize(__tgt_async_info &Raw);
 
   // Entry events (seed 002). Require the entry's TransferMutex.
-  bool hasEvents() const { return Plugin_.hasEvents(); }
+  // Events are pointless when the plugin finishes every operation before the
+  // enqueueing call returns (asked once, at initialization).
+  bool hasEvents() const { return Plugin_.hasEvents() && !CompletesSynchronously_; }
+  bool completesSynchronously() const { return CompletesSynchronously_; }
   Status recordEntryEvent(MapEntry &E, AsyncInfo &Async);
   Status waitEntryEvent(MapEntry &E, AsyncInfo &Async);
   void destroyEvent(void *Event);
@@ -66,6 +69,7 @@ class Device {
   MappingTable Table_;
   std::mutex InitMutex_;
   bool Initialized_ = false;  // guarded by InitMutex_
+  bool CompletesSynchronously_ = false;  // set once before the device is ready
   std::atomic<bool> Ready_{false};
   std::atomic<uint64_t> LoadedGeneration_{0};
 };

@@ -101,7 +101,8 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     // Others may use the entry once the copy is ordered before their work:
     // record the entry's event on this queue (they wait for it on theirs),
     // or, for plugins without events, finish the copy under the lock.
-    if (Copied) Copied = D.hasEvents() ? D.recordEntryEvent(E, Async) : D.synchronize(*Async.raw());
+    if (Copied && !D.completesSynchronously())
+      Copied = D.hasEvents() ? D.recordEntryEvent(E, Async) : D.synchronize(*Async.raw());
     E.TransferBusy.store(false, std::memory_order_release);
     if (!Copied) {
       EntryLock.unlock();

@@ -44,6 +44,9 @@ class GenericPlugin;
 
 class GenericDevice {
  public:
+  // True when queued operations complete before the enqueueing call returns
+  // (exported as __tgt_rtl_completes_synchronously).
+  virtual bool completesSynchronously() const { return false; }
   GenericDevice(GenericPlugin &Plugin, int32_t DeviceId);
   virtual ~GenericDevice();
   GenericDevice(const GenericDevice &) = delete;

@@ -96,6 +96,11 @@ int32_t __tgt_rtl_data_unlock(int32_t DeviceId, void *HstPtr) noexcept {
   return onDevice(DeviceId, "data_unlock", [&](GenericDevice &D) { return D.dataUnlock(HstPtr); });
 }
 
+int32_t __tgt_rtl_completes_synchronously(int32_t DeviceId) noexcept {
+  Expected<GenericDevice *> Dev = thePlugin().device(DeviceId, "completes_synchronously");
+  return Dev && (*Dev)->completesSynchronously() ? 1 : 0;
+}
+
 void __tgt_rtl_set_info_flag(uint32_t Flags) noexcept { thePlugin().setInfoFlags(Flags); }
 
 void __tgt_rtl_print_device_info(int32_t DeviceId) noexcept {

@@ -23,6 +23,7 @@ class HostDevice final : public plugin::GenericDevice {
       : GenericDevice(Plugin, DeviceId), Mode_(Mode) {}
 
   const HostQueueMode &mode() const { return Mode_; }
+  bool completesSynchronously() const override { return !Mode_.Async; }
 
  protected:
   Status initImpl() override;
