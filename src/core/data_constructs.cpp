@@ -164,17 +164,25 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*
       if (Status S = D.retrieve(HstBegin, Found.TgtPtr, Size, Async); !S) return S;
       Copied = true;
     }
+    // Nothing of this construct can still be in flight when it queued no
+    // work yet or the device finishes every operation before returning: then
+    // restore and drop at once instead of after the synchronize.
+    bool Settled = !Async.raw()->Queue || D.completesSynchronously();
     if (Copied && D.mappings().hasShadows()) {
       // After the copy lands: put back host pointer values that the copy
       // overwrote with device addresses.
       auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
-      Async.afterSync([&D, Begin, Size] {
+      auto Restore = [&D, Begin, Size] {
         D.mappings().forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
                                    [](void **HstAddr, const ShadowPointer &Shadow) {
                                      *HstAddr = Shadow.HstPtrValue;
                                    });
         return Status::success();
-      });
+      };
+      if (Settled)
+        (void)Restore();
+      else
+        Async.afterSync(Restore);
     }
     // Members ride on their parent's count; everything else drops its
     // reference once the construct's queued work is complete.
@@ -186,7 +194,10 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*
       Drop.ForceDelete = Req.ForceDelete;
       Drop.CopyBackIfLast = From;
       Drop.AlreadyCopied = Copied;
-      Drops.push_back(Drop);
+      if (!Settled)
+        Drops.push_back(Drop);
+      else if (Status S = dropReference(D, Drop); !S)
+        return S;
     }
   }
   for (const DropRequest &R : Drops)
