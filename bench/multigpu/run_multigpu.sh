@@ -150,12 +150,13 @@ run() {
       { echo "=== $side round=$r rc=$rc"; echo "$out"; } >> "$LOG"
       echo "$out" | grep -E '^(startup_ms|pair|allpairs|error|peer_matrix)' | sed "s/^/  [$side] /"
       [ $rc = 0 ] || { echo "$side: FAILED (exit $rc)"; status=1; }
-      echo "$out" | sed -n "s/^/side=$side round=$r /p" | grep -E ' (startup_ms|pair|allpairs threads|allpairs streams)=' >> "$res"
+      echo "$out" | sed -n "s/^/side=$side round=$r /p" |
+        grep -E ' (startup_ms|pair|allpairs threads|allpairs streams)=' | grep -v ' allpairs thread=' >> "$res"
     done
     last=$((SECONDS - t_r))
   done
 
-  # Table: best round per figure (GB/s), median-free on purpose (2 rounds).
+  # Table: best round per figure (GB/s); startup_ms: the smallest.
   awk -v n="$n" '
     { side = $1; sub(/side=/, "", side) }
     / pair=/ && / gbps=/ {
