@@ -18,10 +18,6 @@
 using namespace omptarget;
 using namespace omptarget::core;
 
-namespace omptarget::core {
-bool isInitialDevice(int64_t DeviceId);
-}
-
 namespace omptarget::core::memcpy_impl {
 
 // One contiguous copy; `Async` batches the copies of a rectangle.

@@ -13,14 +13,6 @@
 using namespace omptarget;
 using namespace omptarget::core;
 
-namespace omptarget::core {
-
-int32_t initialDevice() { return Runtime::get().devices().size(); }
-bool isInitialDevice(int64_t DeviceId) {
-  return DeviceId == initialDevice() || DeviceId == abi::kHostDeviceLegacy;
-}
-
-}  // namespace omptarget::core
 
 namespace {
 

@@ -15,10 +15,6 @@
 using namespace omptarget;
 using namespace omptarget::core;
 
-namespace omptarget::core {
-bool isInitialDevice(int64_t DeviceId);
-}
-
 namespace {
 
 // OMP_TARGET_OFFLOAD=mandatory with no device at all is fatal (handleOutcome).

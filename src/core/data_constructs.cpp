@@ -39,15 +39,12 @@ Status attachPointer(Device &D, void **PtrAddr, void *PtrTgtAddr, void *HstPtrVa
     return Status::success();
   OMPT_TRACE("omptarget", "Device %d: attach pointer at device %p = %p (host %p)", D.id(),
              PtrTgtAddr, TgtValue, HstPtrValue);
-  // The value is copied from a buffer that lives until the construct ends.
-  auto Value = std::make_shared<void *>(TgtValue);
-  Async.afterSync([Value] { return Status::success(); });
-  return D.submit(PtrTgtAddr, Value.get(), sizeof(void *), Async);
+  return D.submitPointer(PtrTgtAddr, TgtValue, Async);
 }
 
 }  // namespace
 
-Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*/) {
+Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
   for (int32_t I = 0; I < A.Num; ++I) {
     if (A.Progress) *A.Progress = I;
     int64_t Type = A.Types[I];
@@ -120,7 +117,7 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMappe
   return Status::success();
 }
 
-Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async, bool /*FromMapper*/) {
+Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
   std::vector<DropRequest> Drops;
   for (int32_t I = A.Num - 1; I >= 0; --I) {
     int64_t Type = A.Types[I];
@@ -239,9 +236,7 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type,
     // The copy overwrote attached pointers on the device with host values.
     Status Result;
     D.mappings().forEachShadow(Begin, End, false, [&](void **, const ShadowPointer &Shadow) {
-      auto Value = std::make_shared<void *>(Shadow.TgtPtrValue);
-      Async.afterSync([Value] { return Status::success(); });
-      if (Status S = D.submit(Shadow.TgtPtrAddr, Value.get(), sizeof(void *), Async); !S && Result)
+      if (Status S = D.submitPointer(Shadow.TgtPtrAddr, Shadow.TgtPtrValue, Async); !S && Result)
         Result = std::move(S);
     });
     return Result;
@@ -299,9 +294,7 @@ Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;
     if (A.Mappers && A.Mappers[I]) {
-      Status S = runMapper(D, A, I, Async, [](Device &Dev, const MapArgs &Sub, AsyncInfo &Q, bool) {
-        return dataUpdate(Dev, Sub, Q);
-      });
+      Status S = runMapper(D, A, I, Async, dataUpdate);
       if (!S) return S;
       continue;
     }

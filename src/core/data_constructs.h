@@ -27,10 +27,10 @@ struct MapArgs {
   int32_t *Progress = nullptr;
 };
 
-Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async, bool FromMapper = false);
+Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async);
 // Issues D2H copies now; restoring host pointers and freeing device memory
 // run after the construct's synchronization.
-Status dataEnd(Device &D, const MapArgs &Args, AsyncInfo &Async, bool FromMapper = false);
+Status dataEnd(Device &D, const MapArgs &Args, AsyncInfo &Async);
 Status dataUpdate(Device &D, const MapArgs &Args, AsyncInfo &Async);
 
 enum class DataConstruct { Begin, End, Update };

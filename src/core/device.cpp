@@ -1,11 +1,12 @@
 #include "device.h"
 
 #include <cinttypes>
+#include <memory>
 
 #include "async_info.h"
 #include "debug.h"
 
-#define OMPT_HEX_FMT "0x%016" PRIxPTR
+#include "info.h"
 
 namespace omptarget::core {
 
@@ -64,6 +65,12 @@ Status Device::retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Asy
     return makeError("device %d: copying %" PRId64 " bytes from device %p to host %p failed", Id_,
                      Size, TgtPtr, HstPtr);
   return Status::success();
+}
+
+Status Device::submitPointer(void *TgtAddr, void *Value, AsyncInfo &Async) {
+  auto Buffer = std::make_shared<void *>(Value);
+  Async.afterSync([Buffer] { return Status::success(); });
+  return submit(TgtAddr, Buffer.get(), sizeof(void *), Async);
 }
 
 bool Device::canExchangeWith(const Device &Dst) const {
@@ -136,7 +143,7 @@ Status Device::recordEntryEvent(MapEntry &E, AsyncInfo &Async) {
 
 Status Device::waitEntryEvent(MapEntry &E, AsyncInfo &Async) {
   if (Plugin_.fn().wait_event(PluginDeviceId_, E.Event, Async.raw()) != kOffloadSuccess)
-    return makeError("device %d: waiting for the copy of host " OMPT_HEX_FMT " failed", Id_,
+    return makeError("device %d: waiting for the copy of host " OMPT_PTR_FMT " failed", Id_,
                      E.HstBegin);
   return Status::success();
 }

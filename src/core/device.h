@@ -46,6 +46,10 @@ class Device {
   Status release(void *TgtPtr);
   Status submit(void *TgtPtr, void *HstPtr, int64_t Size, AsyncInfo &Async);
   Status retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Async);
+  // Writes the pointer value `Value` to device address `TgtAddr` on the
+  // construct's queue; the source buffer lives until the construct's
+  // synchronize (attached pointers, lambda captures).
+  Status submitPointer(void *TgtAddr, void *Value, AsyncInfo &Async);
   // Copy to `Dst` (this device or another device of the same plugin).
   Status exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, AsyncInfo &Async);
   bool canExchangeWith(const Device &Dst) const;
@@ -54,9 +58,9 @@ class Device {
   Status synchronize(__tgt_async_info &Raw);
 
   // Entry events (seed 002). Require the entry's TransferMutex.
-  // Events are pointless when the plugin finishes every operation before the
-  // enqueueing call returns (asked once, at initialization).
-  bool hasEvents() const { return Plugin_.hasEvents() && !CompletesSynchronously_; }
+  bool hasEvents() const { return Plugin_.hasEvents(); }
+  // The plugin finishes every operation before the enqueueing call returns
+  // (asked once, at initialization): no events or waits are needed.
   bool completesSynchronously() const { return CompletesSynchronously_; }
   Status recordEntryEvent(MapEntry &E, AsyncInfo &Async);
   Status waitEntryEvent(MapEntry &E, AsyncInfo &Async);

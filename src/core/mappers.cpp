@@ -35,7 +35,7 @@ Status runMapper(Device &D, const MapArgs &Args, int32_t I, AsyncInfo &Async, Da
   Sub.Sizes = Sizes.data();
   Sub.Types = Types.data();
   Sub.Names = Names.data();
-  return Phase(D, Sub, Async, /*FromMapper=*/true);
+  return Phase(D, Sub, Async);
 }
 
 }  // namespace omptarget::core

@@ -24,7 +24,7 @@ struct MapperComponents {
   std::vector<MapperComponent> Items;
 };
 
-using DataPhase = Status (*)(Device &, const MapArgs &, AsyncInfo &, bool FromMapper);
+using DataPhase = Status (*)(Device &, const MapArgs &, AsyncInfo &);
 
 // Expands argument `I` of `Args` with its mapper and runs `Phase` on the components.
 Status runMapper(Device &D, const MapArgs &Args, int32_t I, AsyncInfo &Async, DataPhase Phase);

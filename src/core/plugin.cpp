@@ -28,11 +28,11 @@ Expected<std::unique_ptr<Plugin>> Plugin::load(const std::string &FileName) {
   }
   OMPT_TRACE("omptarget", "Loaded plugin %s (async: %s, events: %s)", FileName.c_str(),
              Fns.synchronize ? "yes" : "no", Fns.create_event ? "yes" : "no");
-  return std::make_unique<Plugin>(Key(), FileName, Handle, Fns);
+  return std::make_unique<Plugin>(Key(), FileName, Fns);
 }
 
 std::unique_ptr<Plugin> Plugin::fromFunctions(std::string Name, const PluginFunctions &Fns) {
-  return std::make_unique<Plugin>(Key(), std::move(Name), nullptr, Fns);
+  return std::make_unique<Plugin>(Key(), std::move(Name), Fns);
 }
 
 // Plugins stay loaded until the runtime is torn down at process exit;

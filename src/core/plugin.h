@@ -33,8 +33,8 @@ class Plugin {
     friend class Plugin;
     Key() = default;
   };
-  Plugin(Key, std::string Name, void *Handle, const PluginFunctions &Fns)
-      : Name_(std::move(Name)), Handle_(Handle), Fns_(Fns) {}
+  Plugin(Key, std::string Name, const PluginFunctions &Fns)
+      : Name_(std::move(Name)), Fns_(Fns) {}
   ~Plugin();
   Plugin(const Plugin &) = delete;
   Plugin &operator=(const Plugin &) = delete;
@@ -48,7 +48,6 @@ class Plugin {
 
  private:
   std::string Name_;
-  void *Handle_ = nullptr;
   PluginFunctions Fns_;
 };
 

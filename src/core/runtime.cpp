@@ -66,6 +66,11 @@ std::string describeImage(const __tgt_device_image &Image) {
   return formatString("ELF %s (e_machine %u)", Name, Machine);
 }
 
+int32_t initialDevice() { return Runtime::get().devices().size(); }
+bool isInitialDevice(int64_t DeviceId) {
+  return DeviceId == initialDevice() || DeviceId == abi::kHostDeviceLegacy;
+}
+
 int64_t defaultDevice() { return omp_get_default_device ? omp_get_default_device() : 0; }
 
 Runtime::Runtime() : ConfiguredPolicy_(parsePolicy()) {}
@@ -87,7 +92,6 @@ void Runtime::stop() {
   Live.store(nullptr, std::memory_order_release);
   slot().reset();
 }
-bool Runtime::alive() { return slot() != nullptr; }
 bool Runtime::stopped() { return Stopped.load(); }
 
 void Runtime::registerRequires(int64_t Flags) {

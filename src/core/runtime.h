@@ -28,7 +28,6 @@ class Runtime {
   // Constructs/destroys the global runtime (library init/fini, tests).
   static void start();
   static void stop();
-  static bool alive();
   // True once stop() ran (exit-time calls then do nothing).
   static bool stopped();
 
@@ -65,6 +64,11 @@ class Runtime {
   std::atomic<int64_t> RequiresFlags_{0};
   OffloadPolicy ConfiguredPolicy_ = OffloadPolicy::Default;
 };
+
+// The host's device number (omp_get_initial_device(): the device count) and
+// whether `DeviceId` names it (LLVM 12's -10 is accepted too).
+int32_t initialDevice();
+bool isInitialDevice(int64_t DeviceId);
 
 // The default device number from libomp (OMP_DEFAULT_DEVICE / omp_set_default_device).
 int64_t defaultDevice();

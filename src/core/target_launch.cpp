@@ -92,9 +92,7 @@ Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I, AsyncInfo &As
     OMPT_TRACE("omptarget", "Lambda capture %p is not mapped; leaving the host address", Pointee);
     return Status::success();
   }
-  auto Value = std::make_shared<void *>(PointeeTgt);
-  Async.afterSync([Value] { return Status::success(); });
-  return D.submit(FieldTgt, Value.get(), sizeof(void *), Async);
+  return D.submitPointer(FieldTgt, PointeeTgt, Async);
 }
 
 // A failed region gives back the references its arguments took, copying
