@@ -546,26 +546,17 @@ void RuntimeTest::TearDown() {
   A.Types = Types.data();                                                       \
   A.Mappers = AnyMapper ? Mappers.data() : nullptr;
 
-static Status runPhase(Device &Dev, const MapArgs &A,
-                       Status (*Phase)(Device &, const MapArgs &, AsyncInfo &)) {
-  AsyncInfo Async(Dev);
-  Status S = Phase(Dev, A, Async);
-  Status Sync = Async.synchronize();
-  if (!S) return S;
-  return Sync;
-}
-
 Status RuntimeTest::begin(std::vector<Arg> Args) {
   OMPT_BUILD_ARGS(Args)
   return runDataConstruct(*D, DataConstruct::Begin, A);
 }
 Status RuntimeTest::end(std::vector<Arg> Args) {
   OMPT_BUILD_ARGS(Args)
-  return runPhase(*D, A, [](Device &Dv, const MapArgs &M, AsyncInfo &Q) { return dataEnd(Dv, M, Q); });
+  return runDataConstruct(*D, DataConstruct::End, A);
 }
 Status RuntimeTest::update(std::vector<Arg> Args) {
   OMPT_BUILD_ARGS(Args)
-  return runPhase(*D, A, dataUpdate);
+  return runDataConstruct(*D, DataConstruct::Update, A);
 }
 Status RuntimeTest::target(int Kernel, std::vector<Arg> Args, bool Teams, int32_t NumTeams,
                            int32_t ThreadLimit) {
