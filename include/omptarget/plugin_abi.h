@@ -4,6 +4,10 @@
 // `completes_synchronously` is our own extension: 1 when every operation the
 // device queues has completed by the time the enqueueing call returns (the
 // synchronous host device), so the core needs no per-entry events.
+// `accept_deferred_retrieves`, also ours: the core declares that it reads host
+// memory written by `data_retrieve_async` only after that queue's
+// `synchronize`, so the plugin may complete such copies there (the CUDA plugin
+// lands small ones through pinned buffers). LLVM 14's core never calls it.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -61,4 +65,5 @@
   OPT(data_delete_async, int32_t, (int32_t DeviceId, void *TgtPtr, __tgt_async_info *Queue)) \
   OPT(data_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr)) \
   OPT(data_unlock, int32_t, (int32_t DeviceId, void *HstPtr))                          \
-  OPT(completes_synchronously, int32_t, (int32_t DeviceId))
+  OPT(completes_synchronously, int32_t, (int32_t DeviceId))                            \
+  OPT(accept_deferred_retrieves, int32_t, (int32_t DeviceId))

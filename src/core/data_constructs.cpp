@@ -102,6 +102,9 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
                        info::varName(Name).c_str(), HstBegin, Size, Mapped ? "" : ": ",
                        Mapped ? "" : Mapped.error().message().c_str());
     }
+    if (A.TgtBegins && Mapped->TgtPtr)
+      A.TgtBegins[I] = static_cast<char *>(Mapped->TgtPtr) +
+                       (static_cast<char *>(A.Begins[I]) - static_cast<char *>(HstBegin));
     if (Type & kMapReturnParam) {
       // use_device_ptr/addr: hand the device address back through the base.
       auto Delta = reinterpret_cast<uintptr_t>(HstBegin) - reinterpret_cast<uintptr_t>(HstBase);

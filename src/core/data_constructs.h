@@ -25,6 +25,10 @@ struct MapArgs {
   // When set, dataBegin stores how many leading arguments it has mapped, so a
   // failed construct can give back exactly the references it took.
   int32_t *Progress = nullptr;
+  // When set (Num elements), dataBegin stores the device address of each
+  // argument's begin it mapped, so that a target region need not look its
+  // arguments up again; entries it did not map stay as they were.
+  void **TgtBegins = nullptr;
 };
 
 Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async);

@@ -20,6 +20,10 @@ Status Device::initializeLocked() {
   Initialized_ = true;
   const auto &F = Plugin_.fn();
   CompletesSynchronously_ = F.completes_synchronously && F.completes_synchronously(PluginDeviceId_) == 1;
+  // Every retrieve's host memory is read after the construct's synchronize
+  // (shadow pointers are restored in afterSync actions), so say so.
+  if (F.accept_deferred_retrieves && F.accept_deferred_retrieves(PluginDeviceId_) != kOffloadSuccess)
+    OMPT_TRACE("omptarget", "Device %d: plugin refused deferred retrieves", Id_);
   OMPT_TRACE("omptarget", "Device %d initialized (plugin %s, local id %d)", Id_,
              Plugin_.name().c_str(), PluginDeviceId_);
   return Status::success();

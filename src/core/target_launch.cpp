@@ -124,6 +124,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   std::pmr::monotonic_buffer_resource ArgMemory(ArgBuffer.data(), ArgBuffer.size());
   std::pmr::vector<void *> KernelArgs(&ArgMemory);
   std::pmr::vector<ptrdiff_t> Offsets(&ArgMemory);
+  std::pmr::vector<void *> TgtBegins(static_cast<size_t>(A.Num), nullptr, &ArgMemory);
   KernelArgs.reserve(static_cast<size_t>(A.Num));
   Offsets.reserve(static_cast<size_t>(A.Num));
   // Every exit synchronizes once, then frees the private copies.
@@ -137,6 +138,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   int32_t Mapped = 0;
   MapArgs Begin = A;
   Begin.Progress = &Mapped;
+  Begin.TgtBegins = TgtBegins.data();
   if (Status S = dataBegin(D, Begin, Async); !S) {
     debug::error("Call to targetDataBegin failed, abort target.");
     debug::error("Failed to process data before launching the kernel.");
@@ -169,7 +171,8 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
         return Abandon(std::move(S));
     } else {
       if (Type & kMapPtrAndObj) HstBase = *static_cast<void **>(HstBase);
-      void *Tgt = translate(D, HstBegin, A.Sizes[I], nullptr, /*MustContain=*/false);
+      void *Tgt = TgtBegins[static_cast<size_t>(I)];
+      if (!Tgt) Tgt = translate(D, HstBegin, A.Sizes[I], nullptr, /*MustContain=*/false);
       KernelArgs.push_back(Tgt);
       Offsets.push_back(reinterpret_cast<intptr_t>(HstBase) - reinterpret_cast<intptr_t>(HstBegin));
     }

@@ -47,6 +47,11 @@ class GenericDevice {
   // True when queued operations complete before the enqueueing call returns
   // (exported as __tgt_rtl_completes_synchronously).
   virtual bool completesSynchronously() const { return false; }
+  // The core reads host memory written by a retrieve only after the queue's
+  // synchronize (declared through __tgt_rtl_accept_deferred_retrieves), so
+  // plugins may land such copies at synchronize.
+  void acceptDeferredRetrieves() { DeferredRetrievesAccepted_.store(true, std::memory_order_relaxed); }
+  bool deferredRetrievesAccepted() const { return DeferredRetrievesAccepted_.load(std::memory_order_relaxed); }
   GenericDevice(GenericPlugin &Plugin, int32_t DeviceId);
   virtual ~GenericDevice();
   GenericDevice(const GenericDevice &) = delete;
@@ -158,6 +163,7 @@ class GenericDevice {
   GenericPlugin &Plugin_;
   const int32_t DeviceId_;
   bool Initialized_ = false;  // initImpl succeeded; written by init/deinit only
+  std::atomic<bool> DeferredRetrievesAccepted_{false};
 
   ResourcePool<void *> QueuePool_;
   ResourcePool<void *> EventPool_;

@@ -101,6 +101,13 @@ int32_t __tgt_rtl_completes_synchronously(int32_t DeviceId) noexcept {
   return Dev && (*Dev)->completesSynchronously() ? 1 : 0;
 }
 
+int32_t __tgt_rtl_accept_deferred_retrieves(int32_t DeviceId) noexcept {
+  return onDevice(DeviceId, "accept_deferred_retrieves", [&](GenericDevice &D) -> Status {
+    D.acceptDeferredRetrieves();
+    return {};
+  });
+}
+
 void __tgt_rtl_set_info_flag(uint32_t Flags) noexcept { thePlugin().setInfoFlags(Flags); }
 
 void __tgt_rtl_print_device_info(int32_t DeviceId) noexcept {

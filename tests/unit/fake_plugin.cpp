@@ -155,6 +155,13 @@ int32_t initDevice(int32_t) {
   return OK;
 }
 
+// The async fake queues retrieves until synchronize anyway; it only counts.
+int32_t acceptDeferredRetrieves(int32_t) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ++S.Count.AcceptDeferredRetrieves;
+  return OK;
+}
+
 __tgt_target_table *loadBinary(int32_t, __tgt_device_image *Image) {
   std::lock_guard<std::mutex> L(S.Mu);
   ++S.Count.LoadBinary;
@@ -413,6 +420,7 @@ std::unique_ptr<Plugin> makePlugin() {
     F.run_target_region_async = runRegionAsync;
     F.run_target_team_region_async = runTeamRegionAsync;
     F.synchronize = synchronize;
+    F.accept_deferred_retrieves = acceptDeferredRetrieves;
   }
   return Plugin::fromFunctions(Async ? "fake-async" : "fake-sync", F);
 }

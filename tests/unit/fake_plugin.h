@@ -44,7 +44,7 @@ struct Config {
 
 struct Counters {
   uint64_t Alloc = 0, Delete = 0, Submit = 0, Retrieve = 0, Launch = 0, Synchronize = 0,
-           InitDevice = 0, LoadBinary = 0, AsyncCalls = 0,
+           InitDevice = 0, LoadBinary = 0, AsyncCalls = 0, AcceptDeferredRetrieves = 0,
            QueueSyncs = 0;  // synchronize calls on a queue that had work
 };
 

@@ -61,6 +61,16 @@ TEST_P(TargetTest, ArgumentKinds) {
   EXPECT_EQ(tableSize(), 0u);
 }
 
+TEST_P(TargetTest, CoreAcceptsDeferredRetrievesOnceAtDeviceInit) {
+  int A[2] = {1, 2};
+  ASSERT_TRUE(target(0, {map(A, sizeof A, TOFROM | PARAM)}));
+  ASSERT_TRUE(target(0, {map(A, sizeof A, TOFROM | PARAM)}));
+  // Only the async fake exports the entry; the core must call it exactly
+  // once, when the device is initialized, and never when it is absent.
+  EXPECT_EQ(fake::counters().AcceptDeferredRetrieves, GetParam() ? 1u : 0u);
+  EXPECT_EQ(fake::counters().InitDevice, 1u);
+}
+
 TEST_P(TargetTest, TeamsAndNonParamEntries) {
   int A[2] = {1, 2}, B[2] = {3, 4};
   ASSERT_TRUE(target(1, {map(A, sizeof A, TO | PARAM), map(B, sizeof B, TO)}, true, 4, 64));

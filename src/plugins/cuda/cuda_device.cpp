@@ -16,7 +16,17 @@ namespace {
 CUstream stream(void *Queue) { return static_cast<CUstream>(Queue); }
 CUevent event(void *Event) { return static_cast<CUevent>(Event); }
 CUdeviceptr devPtr(const void *P) { return reinterpret_cast<CUdeviceptr>(P); }
+
+// Pinned memory for deferred retrieves; the caller has the context current.
+void *allocPinned(size_t Size) {
+  void *P = nullptr;
+  return driver().cuMemAllocHost(&P, Size) == CUDA_SUCCESS ? P : nullptr;
+}
+void freePinned(void *P) { (void)driver().cuMemFreeHost(P); }
 }  // namespace
+
+CudaDevice::StreamState::StreamState(size_t RetrieveBuffer)
+    : Deferred(RetrieveBuffer, plugin::PinnedMemoryFns{allocPinned, freePinned}) {}
 
 Status CudaDevice::activate() const { return check(driver().cuCtxSetCurrent(Context_), "cuCtxSetCurrent"); }
 
@@ -45,6 +55,7 @@ Status CudaDevice::initImpl() {
   DynamicSharedBytes_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_SHARED_MEMORY_SIZE", 0, 0, INT32_MAX));
   DebugKind_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_DEVICE_RTL_DEBUG", 0, 0, INT32_MAX));
   Staging_.configure(id());
+  RetrieveBufferBytes_ = static_cast<size_t>(env::getInt("OMPTARGET_CUDA_RETRIEVE_BUFFER", 65536, 0, 1 << 30));
   OMPT_TRACE(traceComponent(),
              "device %d: %s, compute capability %u.%u, %d SMs, %d threads per block at most",
              id(), Name_.c_str(), SmMajor_, SmMinor_, Limits_.NumSMs, Limits_.MaxThreadsPerBlock);
@@ -103,33 +114,43 @@ Expected<void *> CudaDevice::createQueueImpl() {
   CUstream Stream = nullptr;
   if (Status S = check(driver().cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"); !S)
     return S.takeError();
-  std::lock_guard Lock(LastKernelMutex_);
-  LastKernel_[Stream] = nullptr;
+  (void)streamState(Stream);
   return static_cast<void *>(Stream);
+}
+
+CudaDevice::StreamState &CudaDevice::streamState(void *Queue) {
+  std::lock_guard Lock(StreamsMutex_);
+  std::unique_ptr<StreamState> &State = Streams_[stream(Queue)];
+  if (!State) State = std::make_unique<StreamState>(RetrieveBufferBytes_);
+  return *State;
 }
 
 Status CudaDevice::destroyQueueImpl(void *Queue) {
   if (Status S = activate(); !S) return S;
+  std::unique_ptr<StreamState> State;
   {
-    std::lock_guard Lock(LastKernelMutex_);
-    LastKernel_.erase(stream(Queue));
+    std::lock_guard Lock(StreamsMutex_);
+    auto It = Streams_.find(stream(Queue));
+    if (It != Streams_.end()) {
+      State = std::move(It->second);
+      Streams_.erase(It);
+    }
   }
+  State.reset();  // frees the pinned buffer while the context is current
   return check(driver().cuStreamDestroy(stream(Queue)), "cuStreamDestroy");
 }
 
 Status CudaDevice::synchronizeImpl(void *Queue) {
   if (Status S = activate(); !S) return S;
   CUresult R = driver().cuStreamSynchronize(stream(Queue));
-  const char *Kernel = nullptr;
-  {
-    std::lock_guard Lock(LastKernelMutex_);
-    auto It = LastKernel_.find(stream(Queue));
-    if (It != LastKernel_.end()) {
-      Kernel = It->second;
-      It->second = nullptr;
-    }
+  StreamState &State = streamState(Queue);
+  const char *Kernel = State.LastKernel;
+  State.LastKernel = nullptr;
+  if (R == CUDA_SUCCESS) {
+    State.Deferred.land();
+    return {};
   }
-  if (R == CUDA_SUCCESS) return {};
+  State.Deferred.discard();
   if (Kernel)
     return makeError("kernel %s failed (found at stream synchronization): %s", Kernel, errorText(R).c_str());
   return makeError("cuStreamSynchronize: %s", errorText(R).c_str());
@@ -150,14 +171,20 @@ Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, v
     // here rather than at synchronize, so name the kernel as synchronize would.
     Status S = Staging_.deviceToHost(HstPtr, devPtr(TgtPtr), Size, stream(Queue));
     if (S) return S;
-    const char *Kernel = nullptr;
-    {
-      std::lock_guard Lock(LastKernelMutex_);
-      auto It = LastKernel_.find(stream(Queue));
-      if (It != LastKernel_.end()) Kernel = It->second;
-    }
+    const char *Kernel = streamState(Queue).LastKernel;
     if (!Kernel) return S;
     return makeError("kernel %s failed or a staged copy after it did: %s", Kernel, S.error().message().c_str());
+  }
+  if (deferredRetrievesAccepted()) {
+    plugin::DeferredRetrieves &Deferred = streamState(Queue).Deferred;
+    if (void *Slot = Deferred.slotFor(Size)) {
+      if (Status S = check(driver().cuMemcpyDtoHAsync(Slot, devPtr(TgtPtr), Size, stream(Queue)),
+                           "cuMemcpyDtoHAsync");
+          !S)
+        return S;
+      Deferred.commit(Slot, HstPtr, Size);
+      return {};
+    }
   }
   return check(driver().cuMemcpyDtoHAsync(HstPtr, devPtr(TgtPtr), Size, stream(Queue)), "cuMemcpyDtoHAsync");
 }
@@ -233,8 +260,7 @@ Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
   if (R != CUDA_SUCCESS)
     return makeError("cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s", C.Blocks,
                      C.Threads, DynamicSharedBytes_, errorText(R).c_str());
-  std::lock_guard Lock(LastKernelMutex_);
-  LastKernel_[stream(Queue)] = L.Name;
+  streamState(Queue).LastKernel = L.Name;
   return {};
 }
 

@@ -12,6 +12,10 @@
 //     is one cuStreamSynchronize. The last kernel launched on each stream is
 //     remembered so that a failure found at synchronization names it.
 //   * Events are CUevents (CU_EVENT_DISABLE_TIMING) from the event pool.
+//   * Small device-to-host copies (at most a quarter of
+//     OMPTARGET_CUDA_RETRIEVE_BUFFER) go through the stream's pinned buffer
+//     and land at synchronize, when the core accepted deferred retrieves
+//     (deferred_retrieves.h).
 //   * Host<->device copies of at least OMPTARGET_CUDA_STAGING_THRESHOLD bytes
 //     whose host side is pageable go through the device's pinned staging
 //     pipeline (cuda_staging.h): H2D returns with the last DMAs in flight,
@@ -21,18 +25,21 @@
 //     pair (PeerAccessTable, owned by the plugin).
 //
 // Thread safety: hooks may run concurrently on different streams. The
-// attributes are written by initImpl only; LastKernelMutex_ guards
-// LastKernel_; CudaAllocations, PeerAccessTable and StagingPipeline lock
+// attributes are written by initImpl only; StreamsMutex_ guards the Streams_
+// map, while a StreamState is used only by the construct that holds its
+// stream (acquisition to synchronize); CudaAllocations, PeerAccessTable and StagingPipeline lock
 // themselves.
 #pragma once
 
 #include <cuda.h>
 
+#include <memory>
 #include <unordered_map>
 
 #include "cuda_memory.h"
 #include "cuda_module.h"
 #include "cuda_staging.h"
+#include "deferred_retrieves.h"
 #include "generic_device.h"
 #include "launch_sizing.h"
 #include "peer_access.h"
@@ -103,8 +110,18 @@ class CudaDevice final : public plugin::GenericDevice {
   int32_t DynamicSharedBytes_ = 0;
   int32_t DebugKind_ = 0;
 
-  mutable plugin::SpinLock LastKernelMutex_;
-  std::unordered_map<CUstream, const char *> LastKernel_;
+  // What the plugin keeps per stream: the last kernel launched on it (named
+  // in failures found later) and its deferred device-to-host copies.
+  struct StreamState {
+    explicit StreamState(size_t RetrieveBuffer);
+    const char *LastKernel = nullptr;
+    plugin::DeferredRetrieves Deferred;
+  };
+  StreamState &streamState(void *Queue);
+
+  size_t RetrieveBufferBytes_ = 0;
+  plugin::SpinLock StreamsMutex_;
+  std::unordered_map<CUstream, std::unique_ptr<StreamState>> Streams_;
 };
 
 }  // namespace omptarget::cuda

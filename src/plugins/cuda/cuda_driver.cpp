@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include "cuda_api_stats.h"
 #include "debug.h"
 
 namespace omptarget::cuda {
@@ -32,6 +33,7 @@ Expected<const Driver *> load() {
     return makeError("the CUDA driver %s lacks entry points the plugin needs (%s); a newer "
                      "driver is required",
                      kLibrary, Missing.c_str());
+  installApiStatsIfRequested(Table);
   if (CUresult R = Table.cuInit(0); R != CUDA_SUCCESS)
     return makeError("cuInit failed: %s", errorText(R).c_str());
   if (Table.cuDriverGetVersion(&Table.Version) != CUDA_SUCCESS) Table.Version = 0;
