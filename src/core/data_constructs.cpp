@@ -1,6 +1,9 @@
 #include "data_constructs.h"
 
+#include <array>
 #include <cinttypes>
+#include <cstddef>
+#include <memory_resource>
 #include <vector>
 
 #include "debug.h"
@@ -121,7 +124,10 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
 }
 
 Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
-  std::vector<DropRequest> Drops;
+  // On the stack for the usual handful of arguments.
+  std::array<std::byte, 512> DropBuffer;
+  std::pmr::monotonic_buffer_resource DropMemory(DropBuffer.data(), DropBuffer.size());
+  std::pmr::vector<DropRequest> Drops(&DropMemory);
   for (int32_t I = A.Num - 1; I >= 0; --I) {
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;

@@ -1,0 +1,268 @@
+// A stand-in for the CUDA driver (libcuda.so.1) on machines without a GPU.
+//
+// "Device" memory is host memory, copies are memcpy and complete at once,
+// streams and events are tokens, and kernels do not run: cuLaunchKernel only
+// counts. Modules are the real cubins clang builds: their ELF symbol tables
+// give the kernels and the globals (size and initial bytes), so the CUDA
+// plugin loads images, reads execution modes, writes the device environment
+// and moves data exactly as on a GPU. It lets CI exercise the plugin's
+// host-side paths and lets callgrind profile them (tests/fake_cuda/README.md).
+//
+// OMPTARGET_FAKE_CUDA_DEVICES: number of devices (default 1).
+#include <cuda.h>
+#include <elf.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct FakeContext {
+  int Device;
+};
+struct FakeFunction {
+  std::string Name;
+};
+struct FakeModule {
+  std::map<std::string, std::vector<unsigned char>> Globals;
+  std::map<std::string, std::unique_ptr<FakeFunction>> Functions;
+};
+struct Token {
+  int Unused = 0;
+};
+
+std::mutex Mutex;  // guards everything below
+std::vector<std::unique_ptr<FakeContext>> Contexts;
+std::set<void *> PinnedBlocks;
+std::set<std::unique_ptr<FakeModule>> Modules;
+thread_local CUcontext Current = nullptr;
+
+int numDevices() {
+  const char *V = std::getenv("OMPTARGET_FAKE_CUDA_DEVICES");
+  return V ? std::atoi(V) : 1;
+}
+
+// Reads the symbol table of an ELF64 cubin into the module.
+bool parseCubin(const void *Image, FakeModule &M) {
+  const auto *Base = static_cast<const unsigned char *>(Image);
+  const auto *Header = static_cast<const Elf64_Ehdr *>(Image);
+  if (std::memcmp(Header->e_ident, ELFMAG, SELFMAG) != 0 || Header->e_machine != EM_CUDA) return false;
+  const auto *Sections = reinterpret_cast<const Elf64_Shdr *>(Base + Header->e_shoff);
+  for (unsigned I = 0; I < Header->e_shnum; ++I) {
+    if (Sections[I].sh_type != SHT_SYMTAB) continue;
+    const auto *Symbols = reinterpret_cast<const Elf64_Sym *>(Base + Sections[I].sh_offset);
+    const char *Names = reinterpret_cast<const char *>(Base + Sections[Sections[I].sh_link].sh_offset);
+    size_t Count = Sections[I].sh_size / sizeof(Elf64_Sym);
+    for (size_t S = 0; S < Count; ++S) {
+      const Elf64_Sym &Sym = Symbols[S];
+      std::string Name = Names + Sym.st_name;
+      if (ELF64_ST_TYPE(Sym.st_info) == STT_FUNC) {
+        M.Functions[Name] = std::make_unique<FakeFunction>(FakeFunction{Name});
+      } else if (ELF64_ST_TYPE(Sym.st_info) == STT_OBJECT && Sym.st_shndx < Header->e_shnum) {
+        const Elf64_Shdr &Home = Sections[Sym.st_shndx];
+        std::vector<unsigned char> Bytes(Sym.st_size, 0);
+        if (Home.sh_type != SHT_NOBITS && Sym.st_value + Sym.st_size <= Home.sh_size)
+          std::memcpy(Bytes.data(), Base + Home.sh_offset + Sym.st_value, Sym.st_size);
+        M.Globals[Name] = std::move(Bytes);
+      }
+    }
+  }
+  return true;
+}
+
+CUdeviceptr toDev(void *P) { return reinterpret_cast<CUdeviceptr>(P); }
+void *fromDev(CUdeviceptr P) { return reinterpret_cast<void *>(P); }
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *V) {
+  *V = 13000;
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorName(CUresult, const char **Name) {
+  *Name = "CUDA_ERROR_FAKE";
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorString(CUresult, const char **Text) {
+  *Text = "error of the fake CUDA driver";
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int *N) {
+  *N = numDevices();
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(CUdevice *D, int Ordinal) {
+  if (Ordinal < 0 || Ordinal >= numDevices()) return CUDA_ERROR_INVALID_DEVICE;
+  *D = Ordinal;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetName(char *Name, int Len, CUdevice) {
+  std::strncpy(Name, "Fake CUDA device", static_cast<size_t>(Len));
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
+  switch (A) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *V = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *V = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *V = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *V = 32; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *V = 132; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *V = 0x7fffffff; break;
+    default: *V = 0; break;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceTotalMem(size_t *Bytes, CUdevice) {
+  *Bytes = size_t(1) << 34;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceCanAccessPeer(int *Can, CUdevice, CUdevice) {
+  *Can = 1;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice D) {
+  std::lock_guard Lock(Mutex);
+  Contexts.push_back(std::make_unique<FakeContext>(FakeContext{D}));
+  *Ctx = reinterpret_cast<CUcontext>(Contexts.back().get());
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext Ctx) {
+  Current = Ctx;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxEnablePeerAccess(CUcontext, unsigned int) { return CUDA_SUCCESS; }
+
+CUresult cuModuleLoadDataEx(CUmodule *Module, const void *Image, unsigned int, CUjit_option *, void **) {
+  auto M = std::make_unique<FakeModule>();
+  if (!parseCubin(Image, *M)) return CUDA_ERROR_INVALID_IMAGE;
+  std::lock_guard Lock(Mutex);
+  *Module = reinterpret_cast<CUmodule>(M.get());
+  Modules.insert(std::move(M));
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleUnload(CUmodule Module) {
+  std::lock_guard Lock(Mutex);
+  for (auto It = Modules.begin(); It != Modules.end(); ++It)
+    if (reinterpret_cast<CUmodule>(It->get()) == Module) {
+      Modules.erase(It);
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_HANDLE;
+}
+CUresult cuModuleGetFunction(CUfunction *F, CUmodule Module, const char *Name) {
+  auto &M = *reinterpret_cast<FakeModule *>(Module);
+  auto It = M.Functions.find(Name);
+  if (It == M.Functions.end()) return CUDA_ERROR_NOT_FOUND;
+  *F = reinterpret_cast<CUfunction>(It->second.get());
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetGlobal(CUdeviceptr *Ptr, size_t *Size, CUmodule Module, const char *Name) {
+  auto &M = *reinterpret_cast<FakeModule *>(Module);
+  auto It = M.Globals.find(Name);
+  if (It == M.Globals.end()) return CUDA_ERROR_NOT_FOUND;
+  if (Ptr) *Ptr = toDev(It->second.data());
+  if (Size) *Size = It->second.size();
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
+  *V = A == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return CUDA_SUCCESS; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks, CUfunction, int Threads, size_t) {
+  *Blocks = Threads > 0 ? 2048 / Threads : 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetInfo(size_t *Free, size_t *Total) {
+  *Free = *Total = size_t(1) << 34;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAlloc(CUdeviceptr *Ptr, size_t Size) {
+  void *P = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
+  if (!P) return CUDA_ERROR_OUT_OF_MEMORY;
+  *Ptr = toDev(P);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr Ptr) {
+  std::free(fromDev(Ptr));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAllocHost(void **Ptr, size_t Size) {
+  void *P = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
+  if (!P) return CUDA_ERROR_OUT_OF_MEMORY;
+  std::lock_guard Lock(Mutex);
+  PinnedBlocks.insert(P);
+  *Ptr = P;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFreeHost(void *Ptr) {
+  {
+    std::lock_guard Lock(Mutex);
+    if (!PinnedBlocks.erase(Ptr)) return CUDA_ERROR_INVALID_VALUE;
+  }
+  std::free(Ptr);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *Ptr, size_t Size, unsigned int) { return cuMemAlloc(Ptr, Size); }
+CUresult cuPointerGetAttribute(void *Data, CUpointer_attribute A, CUdeviceptr Ptr) {
+  if (A != CU_POINTER_ATTRIBUTE_MEMORY_TYPE) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard Lock(Mutex);
+  if (!PinnedBlocks.count(fromDev(Ptr))) return CUDA_ERROR_INVALID_VALUE;  // pageable
+  *static_cast<unsigned *>(Data) = CU_MEMORYTYPE_HOST;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoD(CUdeviceptr Dst, const void *Src, size_t N) {
+  std::memcpy(fromDev(Dst), Src, N);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoH(void *Dst, CUdeviceptr Src, size_t N) {
+  std::memcpy(Dst, fromDev(Src), N);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoDAsync(CUdeviceptr Dst, const void *Src, size_t N, CUstream) { return cuMemcpyHtoD(Dst, Src, N); }
+CUresult cuMemcpyDtoHAsync(void *Dst, CUdeviceptr Src, size_t N, CUstream) { return cuMemcpyDtoH(Dst, Src, N); }
+CUresult cuMemcpyDtoDAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t N, CUstream) {
+  std::memmove(fromDev(Dst), fromDev(Src), N);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext, CUdeviceptr Src, CUcontext, size_t N, CUstream S) {
+  return cuMemcpyDtoDAsync(Dst, Src, N, S);
+}
+
+CUresult cuStreamCreate(CUstream *S, unsigned int) {
+  *S = reinterpret_cast<CUstream>(new Token);  // NOLINT: a C handle, freed by cuStreamDestroy
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy(CUstream S) {
+  delete reinterpret_cast<Token *>(S);  // NOLINT: see cuStreamCreate
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) { return CUDA_SUCCESS; }
+CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                        CUstream, void **, void **) {
+  return F ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+CUresult cuEventCreate(CUevent *E, unsigned int) {
+  *E = reinterpret_cast<CUevent>(new Token);  // NOLINT: a C handle, freed by cuEventDestroy
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy(CUevent E) {
+  delete reinterpret_cast<Token *>(E);  // NOLINT: see cuEventCreate
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+
+}  // extern "C"
