@@ -6,6 +6,9 @@
 namespace omptarget::core {
 
 Status AsyncInfo::synchronize() {
+  // Nothing queued, nothing to run: the common case of a construct that
+  // found everything mapped.
+  if (!Raw_.Queue && PostSync_.empty() && OnFailure_.empty()) return Status::success();
   Status Result;
   if (Raw_.Queue) Result = Device_.synchronize(Raw_);
   if (!Result) {

@@ -1,9 +1,9 @@
 #include "data_constructs.h"
 
-#include <array>
 #include <cinttypes>
-#include <cstddef>
-#include <memory_resource>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "debug.h"
@@ -44,6 +44,39 @@ Status attachPointer(Device &D, void **PtrAddr, void *PtrTgtAddr, void *HstPtrVa
              PtrTgtAddr, TgtValue, HstPtrValue);
   return D.submitPointer(PtrTgtAddr, TgtValue, Async);
 }
+
+// The drops a construct defers until after its synchronize, in order; on
+// the stack for the usual handful of arguments.
+class DropList {
+ public:
+  DropList() = default;
+  DropList(const DropList &) = delete;
+  DropList &operator=(const DropList &) = delete;
+
+  void add(const DropRequest &R) {
+    if (NumInline_ < kInline)
+      std::construct_at(inlineSlot(NumInline_++), R);
+    else
+      More_.push_back(R);
+  }
+  template <typename FnT>
+  void forEach(FnT &&Fn) {
+    for (size_t I = 0; I < NumInline_; ++I) Fn(*inlineSlot(I));
+    for (const DropRequest &R : More_) Fn(R);
+  }
+
+ private:
+  static_assert(std::is_trivially_destructible_v<DropRequest>);
+  static constexpr size_t kInline = 8;
+  // Raw storage: constructing kInline requests up front would cost more than
+  // the whole list does on a construct that drops nothing later.
+  DropRequest *inlineSlot(size_t I) {
+    return std::launder(reinterpret_cast<DropRequest *>(Inline_ + I * sizeof(DropRequest)));
+  }
+  alignas(DropRequest) unsigned char Inline_[kInline * sizeof(DropRequest)];
+  size_t NumInline_ = 0;
+  std::vector<DropRequest> More_;
+};
 
 }  // namespace
 
@@ -124,10 +157,7 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
 }
 
 Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
-  // On the stack for the usual handful of arguments.
-  std::array<std::byte, 512> DropBuffer;
-  std::pmr::monotonic_buffer_resource DropMemory(DropBuffer.data(), DropBuffer.size());
-  std::pmr::vector<DropRequest> Drops(&DropMemory);
+  DropList Drops;
   for (int32_t I = A.Num - 1; I >= 0; --I) {
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;
@@ -147,6 +177,10 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     Req.Hold = Type & kMapOmpxHold;
     Req.MustContain = !(Type & kMapImplicit);
     Req.ForceDelete = Type & kMapDelete;
+    // Nothing queued yet (or nothing ever in flight) and no copy unless the
+    // entry goes: a surviving entry's reference can be dropped at once.
+    Req.DropIfNotLast = (!Async.raw()->Queue || D.completesSynchronously()) &&
+                        !((Type & kMapFrom) && (Type & kMapAlways));
     FoundPointer Found = findMapping(D, Req);
     if (!Found.TgtPtr) {
       if ((Size || (Type & kMapPresent)) && (Type & kMapPresent)) {
@@ -192,7 +226,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     }
     // Members ride on their parent's count; everything else drops its
     // reference once the construct's queued work is complete.
-    if (Req.UpdateRef && !Found.IsHostPtr) {
+    if (Req.UpdateRef && !Found.IsHostPtr && !Found.Dropped) {
       DropRequest Drop;
       Drop.HstBegin = HstBegin;
       Drop.Size = Size;
@@ -201,13 +235,12 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
       Drop.CopyBackIfLast = From;
       Drop.AlreadyCopied = Copied;
       if (!Settled)
-        Drops.push_back(Drop);
+        Drops.add(Drop);
       else if (Status S = dropReference(D, Drop); !S)
         return S;
     }
   }
-  for (const DropRequest &R : Drops)
-    Async.afterSync([&D, R] { return dropReference(D, R); });
+  Drops.forEach([&](const DropRequest &R) { Async.afterSync([&D, R] { return dropReference(D, R); }); });
   return Status::success();
 }
 

@@ -162,8 +162,15 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
     // storage it uses. Whoever then brings the count to zero frees.
     Result.IsLast = E.decShouldRemove(Req.Hold, Req.ForceDelete);
     const char *Action = " (update suppressed)";
-    if (Req.UpdateRef)
+    if (Req.UpdateRef && Req.DropIfNotLast && !Result.IsLast) {
+      // What dropReference would do, minus a second lookup: the entry stays.
+      if (Req.ForceDelete) E.resetRef(Req.Hold);
+      E.decRef(Req.Hold);
+      Result.Dropped = true;
+      Action = Req.ForceDelete ? " (reset, decremented)" : " (decremented)";
+    } else if (Req.UpdateRef) {
       Action = Req.ForceDelete ? " (reset, deferred final decrement)" : " (deferred decrement)";
+    }
     Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
     if (info::enabled(abi::kInfoMappingExists))
       info::print(D.id(),

@@ -39,6 +39,7 @@ struct FoundPointer {
   void *TgtPtr = nullptr;
   bool IsLast = false;
   bool IsHostPtr = false;
+  bool Dropped = false;  // DropIfNotLast applied: the reference is gone
 };
 
 struct FindRequest {
@@ -48,11 +49,16 @@ struct FindRequest {
   bool Hold = false;
   bool MustContain = false;
   bool ForceDelete = false;
+  // The caller has queued nothing that uses the entry and will copy nothing
+  // unless the entry goes: when the drop would not remove it, drop the
+  // reference now, under the same lock, instead of in a later dropReference.
+  bool DropIfNotLast = false;
 };
 
 // getTgtPtrBegin: finds the mapping and predicts whether dropping a
 // reference would remove it; counts are left alone (dropReference changes
-// them after the construct synchronized). TgtPtr is null when not mapped.
+// them after the construct synchronized) unless DropIfNotLast applies.
+// TgtPtr is null when not mapped.
 FoundPointer findMapping(Device &D, const FindRequest &Req);
 
 struct DropRequest {

@@ -4,13 +4,13 @@
 #include <cstring>
 #include <array>
 #include <cstddef>
-#include <memory_resource>
 #include <vector>
 
 #include "debug.h"
 #include "info.h"
 #include "map_ops.h"
 #include "runtime.h"
+#include "small_array.h"
 
 namespace omptarget::core {
 
@@ -19,6 +19,8 @@ using namespace abi;
 namespace {
 
 constexpr int64_t kMemberOfBits = static_cast<int64_t>(kMapMemberOfMask);
+// Argument lists of up to this many entries live on the stack.
+constexpr size_t kInlineArgs = 32;
 
 // Lambda captures by reference show up as this combination: the device copy
 // of the lambda object must point at the device copies of the captures.
@@ -50,7 +52,7 @@ class PrivateArguments {
     return Status::success();
   }
 
-  Status finalize(std::pmr::vector<void *> &KernelArgs) {
+  Status finalize(SmallArray<void *, kInlineArgs> &KernelArgs) {
     for (auto &[Slot, Ptr] : Direct_) KernelArgs[Slot] = Ptr;
     if (Pending_.empty()) return Status::success();
     auto Tgt = D_.allocate(static_cast<int64_t>(Packed_.size()), Packed_.data(), kAllocDefault);
@@ -120,13 +122,11 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   AsyncInfo Async(D);
   PrivateArguments Privates(D, Async);
   // Argument lists live on the stack for the usual handful of arguments.
-  std::array<std::byte, 1024> ArgBuffer;
-  std::pmr::monotonic_buffer_resource ArgMemory(ArgBuffer.data(), ArgBuffer.size());
-  std::pmr::vector<void *> KernelArgs(&ArgMemory);
-  std::pmr::vector<ptrdiff_t> Offsets(&ArgMemory);
-  std::pmr::vector<void *> TgtBegins(static_cast<size_t>(A.Num), nullptr, &ArgMemory);
-  KernelArgs.reserve(static_cast<size_t>(A.Num));
-  Offsets.reserve(static_cast<size_t>(A.Num));
+  const auto NumArgs = static_cast<size_t>(A.Num);
+  SmallArray<void *, kInlineArgs> KernelArgs(NumArgs);
+  SmallArray<ptrdiff_t, kInlineArgs> Offsets(NumArgs);
+  SmallArray<void *, kInlineArgs> TgtBegins;
+  TgtBegins.assign(NumArgs, nullptr);
   // Every exit synchronizes once, then frees the private copies.
   auto Finish = [&](Status S) -> Status {
     Status Sync = Async.synchronize();

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -73,21 +74,27 @@ class InlineAction {
   const Ops *Ops_ = nullptr;
 };
 
-// Ordered list of actions; the first kInline live in the object.
+// Ordered list of actions; the first kInline live in the object, constructed
+// only when pushed (an empty list costs nothing to create or destroy: one
+// exists in every construct's AsyncInfo).
 class InlineActionList {
  public:
   static constexpr size_t kInline = 6;
+  InlineActionList() = default;
+  InlineActionList(const InlineActionList &) = delete;
+  InlineActionList &operator=(const InlineActionList &) = delete;
+  ~InlineActionList() { clear(); }
 
   void push(InlineAction Action) {
     if (Size_ < kInline)
-      Inline_[Size_] = std::move(Action);
+      std::construct_at(inlineSlot(Size_), std::move(Action));
     else
       Overflow_.push_back(std::move(Action));
     ++Size_;
   }
   bool empty() const { return Size_ == 0; }
   void clear() {
-    for (size_t I = 0; I < Size_ && I < kInline; ++I) Inline_[I] = InlineAction();
+    for (size_t I = 0; I < Size_ && I < kInline; ++I) std::destroy_at(inlineSlot(I));
     Overflow_.clear();
     Size_ = 0;
   }
@@ -97,17 +104,19 @@ class InlineActionList {
     Status Result;
     // Actions may push more actions; run until none remain.
     for (size_t I = 0; I < Size_; ++I) {
-      InlineAction Action = std::move(I < kInline ? Inline_[I] : Overflow_[I - kInline]);
+      InlineAction Action = std::move(I < kInline ? *inlineSlot(I) : Overflow_[I - kInline]);
       Status S = Action();
       if (!S && Result) Result = std::move(S);
     }
-    Size_ = 0;
-    Overflow_.clear();
+    clear();
     return Result;
   }
 
  private:
-  std::array<InlineAction, kInline> Inline_;
+  InlineAction *inlineSlot(size_t I) {
+    return std::launder(reinterpret_cast<InlineAction *>(Inline_ + I * sizeof(InlineAction)));
+  }
+  alignas(InlineAction) unsigned char Inline_[kInline * sizeof(InlineAction)];
   std::vector<InlineAction> Overflow_;
   size_t Size_ = 0;
 };

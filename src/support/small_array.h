@@ -1,0 +1,55 @@
+// SmallArray<T, N>: a growable array of trivially copyable T whose first N
+// elements live inside the object, uninitialized until written. The
+// per-construct argument lists (kernel arguments, offsets, device
+// addresses) use it: no allocator object to set up and tear down, no
+// zeroing, and no heap for the usual handful of arguments.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+namespace omptarget {
+
+template <typename T, size_t N>
+class SmallArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  // Room for Capacity elements without growing.
+  explicit SmallArray(size_t Capacity = 0) { reserve(Capacity); }
+  SmallArray(const SmallArray &) = delete;
+  SmallArray &operator=(const SmallArray &) = delete;
+
+  void reserve(size_t Capacity) {
+    if (Capacity <= Capacity_) return;
+    std::vector<T> Bigger(Capacity);
+    std::copy(Data_, Data_ + Size_, Bigger.begin());
+    Heap_ = std::move(Bigger);
+    Data_ = Heap_.data();
+    Capacity_ = Capacity;
+  }
+  void push_back(T Value) {
+    if (Size_ == Capacity_) reserve(Capacity_ * 2);
+    Data_[Size_++] = Value;
+  }
+  // Size Count, every element Value.
+  void assign(size_t Count, T Value) {
+    reserve(Count);
+    std::fill(Data_, Data_ + Count, Value);
+    Size_ = Count;
+  }
+  T &operator[](size_t I) { return Data_[I]; }
+  T *data() { return Data_; }
+  size_t size() const { return Size_; }
+
+ private:
+  T Inline_[N];
+  std::vector<T> Heap_;
+  T *Data_ = Inline_;
+  size_t Size_ = 0;
+  size_t Capacity_ = N;
+};
+
+}  // namespace omptarget
