@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -17,7 +18,8 @@ CUstream stream(void *Queue) { return static_cast<CUstream>(Queue); }
 CUevent event(void *Event) { return static_cast<CUevent>(Event); }
 CUdeviceptr devPtr(const void *P) { return reinterpret_cast<CUdeviceptr>(P); }
 
-// Pinned memory for deferred retrieves; the caller has the context current.
+// Pinned memory for the streams' small-copy buffers; the caller has the
+// context current.
 void *allocPinned(size_t Size) {
   void *P = nullptr;
   return driver().cuMemAllocHost(&P, Size) == CUDA_SUCCESS ? P : nullptr;
@@ -25,8 +27,8 @@ void *allocPinned(size_t Size) {
 void freePinned(void *P) { (void)driver().cuMemFreeHost(P); }
 }  // namespace
 
-CudaDevice::StreamState::StreamState(size_t RetrieveBuffer)
-    : Deferred(RetrieveBuffer, plugin::PinnedMemoryFns{allocPinned, freePinned}) {}
+CudaDevice::StreamState::StreamState(size_t SmallCopyBytes)
+    : SmallCopies(SmallCopyBytes, plugin::PinnedMemoryFns{allocPinned, freePinned}) {}
 
 Status CudaDevice::activate() const { return check(driver().cuCtxSetCurrent(Context_), "cuCtxSetCurrent"); }
 
@@ -55,7 +57,7 @@ Status CudaDevice::initImpl() {
   DynamicSharedBytes_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_SHARED_MEMORY_SIZE", 0, 0, INT32_MAX));
   DebugKind_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_DEVICE_RTL_DEBUG", 0, 0, INT32_MAX));
   Staging_.configure(id());
-  RetrieveBufferBytes_ = static_cast<size_t>(env::getInt("OMPTARGET_CUDA_RETRIEVE_BUFFER", 65536, 0, 1 << 30));
+  SmallCopyBytes_ = static_cast<size_t>(env::getInt("OMPTARGET_CUDA_SMALL_COPY_BUFFER", 65536, 0, 1 << 30));
   OMPT_TRACE(traceComponent(),
              "device %d: %s, compute capability %u.%u, %d SMs, %d threads per block at most",
              id(), Name_.c_str(), SmMajor_, SmMinor_, Limits_.NumSMs, Limits_.MaxThreadsPerBlock);
@@ -121,7 +123,7 @@ Expected<void *> CudaDevice::createQueueImpl() {
 CudaDevice::StreamState &CudaDevice::streamState(void *Queue) {
   std::lock_guard Lock(StreamsMutex_);
   std::unique_ptr<StreamState> &State = Streams_[stream(Queue)];
-  if (!State) State = std::make_unique<StreamState>(RetrieveBufferBytes_);
+  if (!State) State = std::make_unique<StreamState>(SmallCopyBytes_);
   return *State;
 }
 
@@ -147,10 +149,10 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
   const char *Kernel = State.LastKernel;
   State.LastKernel = nullptr;
   if (R == CUDA_SUCCESS) {
-    State.Deferred.land();
+    State.SmallCopies.complete();
     return {};
   }
-  State.Deferred.discard();
+  State.SmallCopies.discard();
   if (Kernel)
     return makeError("kernel %s failed (found at stream synchronization): %s", Kernel, errorText(R).c_str());
   return makeError("cuStreamSynchronize: %s", errorText(R).c_str());
@@ -161,6 +163,16 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
 Status CudaDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
   if (Status S = activate(); !S) return S;
   if (Staging_.wanted(HstPtr, Size)) return Staging_.hostToDevice(devPtr(TgtPtr), HstPtr, Size, stream(Queue));
+  plugin::SmallCopyBuffer &Small = streamState(Queue).SmallCopies;
+  if (void *Slot = Small.slotFor(Size)) {
+    // Read now, as the driver reads a pageable source; DMA from pinned memory.
+    std::memcpy(Slot, HstPtr, Size);
+    if (Status S = check(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), Slot, Size, stream(Queue)), "cuMemcpyHtoDAsync");
+        !S)
+      return S;
+    Small.hold(Slot, Size);
+    return {};
+  }
   return check(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), HstPtr, Size, stream(Queue)), "cuMemcpyHtoDAsync");
 }
 
@@ -176,13 +188,13 @@ Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, v
     return makeError("kernel %s failed or a staged copy after it did: %s", Kernel, S.error().message().c_str());
   }
   if (deferredRetrievesAccepted()) {
-    plugin::DeferredRetrieves &Deferred = streamState(Queue).Deferred;
-    if (void *Slot = Deferred.slotFor(Size)) {
+    plugin::SmallCopyBuffer &Small = streamState(Queue).SmallCopies;
+    if (void *Slot = Small.slotFor(Size)) {
       if (Status S = check(driver().cuMemcpyDtoHAsync(Slot, devPtr(TgtPtr), Size, stream(Queue)),
                            "cuMemcpyDtoHAsync");
           !S)
         return S;
-      Deferred.commit(Slot, HstPtr, Size);
+      Small.landAtComplete(Slot, HstPtr, Size);
       return {};
     }
   }

@@ -12,10 +12,10 @@
 //     is one cuStreamSynchronize. The last kernel launched on each stream is
 //     remembered so that a failure found at synchronization names it.
 //   * Events are CUevents (CU_EVENT_DISABLE_TIMING) from the event pool.
-//   * Small device-to-host copies (at most a quarter of
-//     OMPTARGET_CUDA_RETRIEVE_BUFFER) go through the stream's pinned buffer
-//     and land at synchronize, when the core accepted deferred retrieves
-//     (deferred_retrieves.h).
+//   * Small copies (at most a quarter of OMPTARGET_CUDA_SMALL_COPY_BUFFER)
+//     go through the stream's pinned buffer (small_copy_buffer.h):
+//     host-to-device ones always, device-to-host ones (landing at
+//     synchronize) when the core accepted deferred retrieves.
 //   * Host<->device copies of at least OMPTARGET_CUDA_STAGING_THRESHOLD bytes
 //     whose host side is pageable go through the device's pinned staging
 //     pipeline (cuda_staging.h): H2D returns with the last DMAs in flight,
@@ -39,7 +39,7 @@
 #include "cuda_memory.h"
 #include "cuda_module.h"
 #include "cuda_staging.h"
-#include "deferred_retrieves.h"
+#include "small_copy_buffer.h"
 #include "generic_device.h"
 #include "launch_sizing.h"
 #include "peer_access.h"
@@ -111,15 +111,15 @@ class CudaDevice final : public plugin::GenericDevice {
   int32_t DebugKind_ = 0;
 
   // What the plugin keeps per stream: the last kernel launched on it (named
-  // in failures found later) and its deferred device-to-host copies.
+  // in failures found later) and its small-copy buffer.
   struct StreamState {
-    explicit StreamState(size_t RetrieveBuffer);
+    explicit StreamState(size_t SmallCopyBytes);
     const char *LastKernel = nullptr;
-    plugin::DeferredRetrieves Deferred;
+    plugin::SmallCopyBuffer SmallCopies;
   };
   StreamState &streamState(void *Queue);
 
-  size_t RetrieveBufferBytes_ = 0;
+  size_t SmallCopyBytes_ = 0;
   plugin::SpinLock StreamsMutex_;
   std::unordered_map<CUstream, std::unique_ptr<StreamState>> Streams_;
 };

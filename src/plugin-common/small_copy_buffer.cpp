@@ -1,4 +1,4 @@
-#include "deferred_retrieves.h"
+#include "small_copy_buffer.h"
 
 #include <cstring>
 
@@ -9,11 +9,11 @@ constexpr size_t kSlotAlignment = 64;
 size_t alignUp(size_t N) { return (N + kSlotAlignment - 1) & ~(kSlotAlignment - 1); }
 }  // namespace
 
-DeferredRetrieves::~DeferredRetrieves() {
+SmallCopyBuffer::~SmallCopyBuffer() {
   if (Buffer_) Pinned_.Free(Buffer_);
 }
 
-void *DeferredRetrieves::slotFor(size_t Size) {
+void *SmallCopyBuffer::slotFor(size_t Size) {
   if (Size == 0 || Size > Capacity_ / 4 || AllocationFailed_ || !Pinned_.Allocate) return nullptr;
   if (!Buffer_) {
     Buffer_ = static_cast<char *>(Pinned_.Allocate(Capacity_));
@@ -27,18 +27,22 @@ void *DeferredRetrieves::slotFor(size_t Size) {
   return Buffer_ + Offset;
 }
 
-void DeferredRetrieves::commit(void *Slot, void *HstDst, size_t Size) {
-  Pending_.push_back({Slot, HstDst, Size});
+void SmallCopyBuffer::hold(void *Slot, size_t Size) {
   Used_ = static_cast<size_t>(static_cast<char *>(Slot) - Buffer_) + Size;
 }
 
-void DeferredRetrieves::land() {
-  for (const Copy &C : Pending_) std::memcpy(C.HstDst, C.Slot, C.Size);
+void SmallCopyBuffer::landAtComplete(void *Slot, void *HstDst, size_t Size) {
+  Landings_.push_back({Slot, HstDst, Size});
+  hold(Slot, Size);
+}
+
+void SmallCopyBuffer::complete() {
+  for (const Landing &L : Landings_) std::memcpy(L.HstDst, L.Slot, L.Size);
   discard();
 }
 
-void DeferredRetrieves::discard() {
-  Pending_.clear();
+void SmallCopyBuffer::discard() {
+  Landings_.clear();
   Used_ = 0;
 }
 
