@@ -9,6 +9,15 @@
 // host-side paths and lets callgrind profile them (tests/fake_cuda/README.md).
 //
 // OMPTARGET_FAKE_CUDA_DEVICES: number of devices (default 1).
+// Fault injection, for the plugin's error paths:
+//   OMPTARGET_FAKE_CUDA_MEMORY=N        cuMemAlloc of more than N bytes fails
+//                                       with CUDA_ERROR_OUT_OF_MEMORY
+//                                       (default 16 GiB)
+//   OMPTARGET_FAKE_CUDA_TRAP_LAUNCH=N   the Nth kernel launch "traps": from
+//                                       then on every stream operation fails
+//                                       with CUDA_ERROR_ILLEGAL_INSTRUCTION,
+//                                       sticky, as a real trap leaves the
+//                                       context
 #include <cuda.h>
 #include <elf.h>
 
@@ -42,6 +51,19 @@ std::vector<std::unique_ptr<FakeContext>> Contexts;
 std::set<void *> PinnedBlocks;
 std::set<std::unique_ptr<FakeModule>> Modules;
 thread_local CUcontext Current = nullptr;
+unsigned long long Launches = 0;  // guarded by Mutex
+bool Faulted = false;             // guarded by Mutex: a launch trapped
+
+size_t envSize(const char *Name, size_t Default) {
+  const char *V = std::getenv(Name);
+  return V ? static_cast<size_t>(std::strtoull(V, nullptr, 0)) : Default;
+}
+
+// Stream operations fail once a kernel trapped (the error is sticky).
+CUresult streamStatus() {
+  std::lock_guard Lock(Mutex);
+  return Faulted ? CUDA_ERROR_ILLEGAL_INSTRUCTION : CUDA_SUCCESS;
+}
 
 int numDevices() {
   const char *V = std::getenv("OMPTARGET_FAKE_CUDA_DEVICES");
@@ -88,12 +110,16 @@ CUresult cuDriverGetVersion(int *V) {
   *V = 13000;
   return CUDA_SUCCESS;
 }
-CUresult cuGetErrorName(CUresult, const char **Name) {
-  *Name = "CUDA_ERROR_FAKE";
+CUresult cuGetErrorName(CUresult R, const char **Name) {
+  switch (R) {
+    case CUDA_ERROR_OUT_OF_MEMORY: *Name = "CUDA_ERROR_OUT_OF_MEMORY"; break;
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION: *Name = "CUDA_ERROR_ILLEGAL_INSTRUCTION"; break;
+    default: *Name = "CUDA_ERROR_FAKE"; break;
+  }
   return CUDA_SUCCESS;
 }
 CUresult cuGetErrorString(CUresult, const char **Text) {
-  *Text = "error of the fake CUDA driver";
+  *Text = "injected by the fake CUDA driver";
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetCount(int *N) {
@@ -189,6 +215,7 @@ CUresult cuMemGetInfo(size_t *Free, size_t *Total) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemAlloc(CUdeviceptr *Ptr, size_t Size) {
+  if (Size > envSize("OMPTARGET_FAKE_CUDA_MEMORY", size_t(16) << 30)) return CUDA_ERROR_OUT_OF_MEMORY;
   void *P = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
   if (!P) return CUDA_ERROR_OUT_OF_MEMORY;
   *Ptr = toDev(P);
@@ -230,9 +257,16 @@ CUresult cuMemcpyDtoH(void *Dst, CUdeviceptr Src, size_t N) {
   std::memcpy(Dst, fromDev(Src), N);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyHtoDAsync(CUdeviceptr Dst, const void *Src, size_t N, CUstream) { return cuMemcpyHtoD(Dst, Src, N); }
-CUresult cuMemcpyDtoHAsync(void *Dst, CUdeviceptr Src, size_t N, CUstream) { return cuMemcpyDtoH(Dst, Src, N); }
+CUresult cuMemcpyHtoDAsync(CUdeviceptr Dst, const void *Src, size_t N, CUstream) {
+  if (CUresult R = streamStatus()) return R;
+  return cuMemcpyHtoD(Dst, Src, N);
+}
+CUresult cuMemcpyDtoHAsync(void *Dst, CUdeviceptr Src, size_t N, CUstream) {
+  if (CUresult R = streamStatus()) return R;
+  return cuMemcpyDtoH(Dst, Src, N);
+}
 CUresult cuMemcpyDtoDAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t N, CUstream) {
+  if (CUresult R = streamStatus()) return R;
   std::memmove(fromDev(Dst), fromDev(Src), N);
   return CUDA_SUCCESS;
 }
@@ -248,11 +282,16 @@ CUresult cuStreamDestroy(CUstream S) {
   delete reinterpret_cast<Token *>(S);  // NOLINT: see cuStreamCreate
   return CUDA_SUCCESS;
 }
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
-CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream) { return streamStatus(); }
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) { return streamStatus(); }
 CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                         CUstream, void **, void **) {
-  return F ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (!F) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult R = streamStatus()) return R;
+  const unsigned long long TrapAt = envSize("OMPTARGET_FAKE_CUDA_TRAP_LAUNCH", 0);
+  std::lock_guard Lock(Mutex);
+  if (++Launches == TrapAt) Faulted = true;  // the launch itself succeeds, like a real one
+  return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *E, unsigned int) {
   *E = reinterpret_cast<CUevent>(new Token);  // NOLINT: a C handle, freed by cuEventDestroy
@@ -262,7 +301,7 @@ CUresult cuEventDestroy(CUevent E) {
   delete reinterpret_cast<Token *>(E);  // NOLINT: see cuEventCreate
   return CUDA_SUCCESS;
 }
-CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
-CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent, CUstream) { return streamStatus(); }
+CUresult cuEventSynchronize(CUevent) { return streamStatus(); }
 
 }  // extern "C"

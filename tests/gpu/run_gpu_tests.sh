@@ -1,5 +1,6 @@
 #!/bin/bash
-# GPU test runner: the offload test programs (tests/offload) built for NVIDIA
+# GPU test runner: the offload test programs (tests/offload, and the GPU-only
+# fault programs of tests/gpu/faults) built for NVIDIA
 # GPUs (sm_90, through tools/omptarget-sm90-path) and run on a machine with
 # one or more GPUs, with our core + our CUDA plugin, or with LLVM 14's core +
 # our CUDA plugin.
@@ -88,7 +89,9 @@ build() {
 
   local manifest=$stage/manifest built=0 broken=0 skipped=0
   : > "$manifest"
-  for src in "$ROOT"/tests/offload/*.c "$ROOT"/tests/offload/*.cpp; do
+  # tests/gpu/faults: GPU-only programs (device traps, device memory
+  # exhausted) that the host suite cannot run.
+  for src in "$ROOT"/tests/offload/*.c "$ROOT"/tests/offload/*.cpp "$ROOT"/tests/gpu/faults/*.c; do
     local file name requires unsupported
     file=$(basename "$src"); name=${file%.*}
     requires=$(sed -n 's|^ *// *REQUIRES: *||p' "$src" | tr ',\n' '  ')

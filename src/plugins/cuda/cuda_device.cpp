@@ -32,6 +32,14 @@ CudaDevice::StreamState::StreamState(size_t SmallCopyBytes)
 
 Status CudaDevice::activate() const { return check(driver().cuCtxSetCurrent(Context_), "cuCtxSetCurrent"); }
 
+Status CudaDevice::checkOnStream(CUresult R, const char *What, void *Queue) {
+  if (R == CUDA_SUCCESS) return {};
+  // A kernel's fault shows at whatever stream operation comes next: name it.
+  if (const char *Kernel = streamState(Queue).LastKernel)
+    return makeError("kernel %s failed, or %s after it did: %s", Kernel, What, errorText(R).c_str());
+  return makeError("%s: %s", What, errorText(R).c_str());
+}
+
 Status CudaDevice::initImpl() {
   const Driver &D = driver();
   if (Status S = check(D.cuDeviceGet(&Device_, id()), "cuDeviceGet"); !S) return S;
@@ -167,13 +175,15 @@ Status CudaDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, voi
   if (void *Slot = Small.slotFor(Size)) {
     // Read now, as the driver reads a pageable source; DMA from pinned memory.
     std::memcpy(Slot, HstPtr, Size);
-    if (Status S = check(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), Slot, Size, stream(Queue)), "cuMemcpyHtoDAsync");
+    if (Status S = checkOnStream(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), Slot, Size, stream(Queue)),
+                                       "cuMemcpyHtoDAsync", Queue);
         !S)
       return S;
     Small.hold(Slot, Size);
     return {};
   }
-  return check(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), HstPtr, Size, stream(Queue)), "cuMemcpyHtoDAsync");
+  return checkOnStream(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), HstPtr, Size, stream(Queue)),
+                       "cuMemcpyHtoDAsync", Queue);
 }
 
 Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
@@ -190,15 +200,16 @@ Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, v
   if (deferredRetrievesAccepted()) {
     plugin::SmallCopyBuffer &Small = streamState(Queue).SmallCopies;
     if (void *Slot = Small.slotFor(Size)) {
-      if (Status S = check(driver().cuMemcpyDtoHAsync(Slot, devPtr(TgtPtr), Size, stream(Queue)),
-                           "cuMemcpyDtoHAsync");
+      if (Status S = checkOnStream(driver().cuMemcpyDtoHAsync(Slot, devPtr(TgtPtr), Size, stream(Queue)),
+                                   "cuMemcpyDtoHAsync", Queue);
           !S)
         return S;
       Small.landAtComplete(Slot, HstPtr, Size);
       return {};
     }
   }
-  return check(driver().cuMemcpyDtoHAsync(HstPtr, devPtr(TgtPtr), Size, stream(Queue)), "cuMemcpyDtoHAsync");
+  return checkOnStream(driver().cuMemcpyDtoHAsync(HstPtr, devPtr(TgtPtr), Size, stream(Queue)),
+                       "cuMemcpyDtoHAsync", Queue);
 }
 
 bool CudaDevice::isDataExchangeableImpl(const GenericDevice &Dst) const {
@@ -214,14 +225,16 @@ Status CudaDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *Ds
   if (Status S = activate(); !S) return S;
   const Driver &D = driver();
   if (Other == this)
-    return check(D.cuMemcpyDtoDAsync(devPtr(DstPtr), devPtr(SrcPtr), Size, stream(Queue)), "cuMemcpyDtoDAsync");
+    return checkOnStream(D.cuMemcpyDtoDAsync(devPtr(DstPtr), devPtr(SrcPtr), Size, stream(Queue)),
+                         "cuMemcpyDtoDAsync", Queue);
   // Direct (NVLink/PCIe) when the pair allows it; otherwise the driver stages
   // the peer copy through host memory itself.
   if (Peers_.canAccess(id(), Device_, Other->id(), Other->Device_))
     Peers_.enable(id(), Context_, Other->id(), Other->Context_);
   if (Status S = activate(); !S) return S;  // enable() may have switched contexts
-  return check(D.cuMemcpyPeerAsync(devPtr(DstPtr), Other->Context_, devPtr(SrcPtr), Context_, Size, stream(Queue)),
-               "cuMemcpyPeerAsync");
+  return checkOnStream(
+      D.cuMemcpyPeerAsync(devPtr(DstPtr), Other->Context_, devPtr(SrcPtr), Context_, Size, stream(Queue)),
+      "cuMemcpyPeerAsync", Queue);
 }
 
 // ---- Kernels -------------------------------------------------------------
@@ -293,12 +306,12 @@ Status CudaDevice::destroyEventImpl(void *Event) {
 
 Status CudaDevice::recordEventImpl(void *Event, void *Queue) {
   if (Status S = activate(); !S) return S;
-  return check(driver().cuEventRecord(event(Event), stream(Queue)), "cuEventRecord");
+  return checkOnStream(driver().cuEventRecord(event(Event), stream(Queue)), "cuEventRecord", Queue);
 }
 
 Status CudaDevice::waitEventImpl(void *Event, void *Queue) {
   if (Status S = activate(); !S) return S;
-  return check(driver().cuStreamWaitEvent(stream(Queue), event(Event), 0), "cuStreamWaitEvent");
+  return checkOnStream(driver().cuStreamWaitEvent(stream(Queue), event(Event), 0), "cuStreamWaitEvent", Queue);
 }
 
 Status CudaDevice::syncEventImpl(void *Event) {

@@ -94,6 +94,8 @@ class CudaDevice final : public plugin::GenericDevice {
  private:
   // Makes this device's context current on the calling thread.
   Status activate() const;
+  // Status of a stream operation; a failure names the stream's last kernel.
+  Status checkOnStream(CUresult R, const char *What, void *Queue);
   int32_t occupancy(CudaKernel &K, int32_t Threads) const;
 
   const int32_t NumDevices_;
