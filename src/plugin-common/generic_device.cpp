@@ -42,6 +42,8 @@ Status GenericDevice::init() {
                              static_cast<int64_t>(MemoryManager::kDefaultThreshold), 0,
                              static_cast<int64_t>(MemoryManager::kMaxThreshold)));
   MemoryManager_.setThreshold(Threshold);
+  SharedQueue_ = sharedQueue();
+  if (SharedQueue_) Queues = 0;  // the pool serves only interop requests then
   if (Status S = QueuePool_.init(Queues); !S) return S;
   if (Status S = EventPool_.init(Events); !S) return S;
   OMPT_TRACE(traceComponent(), "device %d initialised with %zu queue(s) and %zu event(s)",
@@ -140,6 +142,7 @@ std::optional<std::string> GenericDevice::kernelName(void *Entry) const {
 
 Expected<void *> GenericDevice::queueOf(__tgt_async_info &AsyncInfo) {
   if (AsyncInfo.Queue) return AsyncInfo.Queue;
+  if (SharedQueue_) return AsyncInfo.Queue = SharedQueue_;
   Expected<void *> Q = QueuePool_.acquire();
   if (!Q) return makeError("device %d: %s", DeviceId_, Q.error().message().c_str());
   AsyncInfo.Queue = *Q;
@@ -150,6 +153,12 @@ Status GenericDevice::synchronize(__tgt_async_info *AsyncInfo) {
   if (!AsyncInfo) return makeError("synchronize: device %d: null __tgt_async_info", DeviceId_);
   if (!AsyncInfo->Queue) return {};  // nothing was issued
   void *Queue = AsyncInfo->Queue;
+  if (Queue == SharedQueue_) {
+    AsyncInfo->Queue = nullptr;
+    if (Status S = synchronizeImpl(Queue); !S)
+      return makeError("synchronize: device %d: %s", DeviceId_, S.error().message().c_str());
+    return {};
+  }
   if (!QueuePool_.isInUse(Queue))
     return makeError("synchronize: device %d: queue %p does not belong to this device", DeviceId_, Queue);
   Status S = synchronizeImpl(Queue);

@@ -127,6 +127,10 @@ class GenericDevice {
 
   virtual Expected<void *> createQueueImpl() = 0;
   virtual Status destroyQueueImpl(void *Queue) = 0;
+  // A queue that any number of constructs may use at once (its operations
+  // complete as they are issued), owned by the device; when there is one,
+  // constructs take it instead of a queue of the pool. Asked once, at init.
+  virtual void *sharedQueue() { return nullptr; }
   virtual Status synchronizeImpl(void *Queue) = 0;
 
   virtual Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) = 0;
@@ -164,6 +168,7 @@ class GenericDevice {
   const int32_t DeviceId_;
   bool Initialized_ = false;  // initImpl succeeded; written by init/deinit only
   std::atomic<bool> DeferredRetrievesAccepted_{false};
+  void *SharedQueue_ = nullptr;  // sharedQueue(), set by init
 
   ResourcePool<void *> QueuePool_;
   ResourcePool<void *> EventPool_;

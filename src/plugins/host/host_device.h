@@ -10,6 +10,8 @@
 // core frees only after synchronizing).
 #pragma once
 
+#include <memory>
+
 #include "generic_device.h"
 #include "host_allocations.h"
 #include "host_queue.h"
@@ -20,7 +22,8 @@ namespace omptarget::host {
 class HostDevice final : public plugin::GenericDevice {
  public:
   HostDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, HostQueueMode Mode)
-      : GenericDevice(Plugin, DeviceId), Mode_(Mode) {}
+      : GenericDevice(Plugin, DeviceId), Mode_(Mode),
+        Immediate_(Mode.Async ? nullptr : std::make_unique<HostQueue>(Mode)) {}
 
   const HostQueueMode &mode() const { return Mode_; }
   bool completesSynchronously() const override { return !Mode_.Async; }
@@ -37,6 +40,8 @@ class HostDevice final : public plugin::GenericDevice {
   Status freeImpl(void *TgtPtr) override;
 
   Expected<void *> createQueueImpl() override;
+  // Immediate mode: one stateless queue serves every construct at once.
+  void *sharedQueue() override { return Immediate_.get(); }
   Status destroyQueueImpl(void *Queue) override;
   Status synchronizeImpl(void *Queue) override;
 
@@ -59,6 +64,7 @@ class HostDevice final : public plugin::GenericDevice {
 
  private:
   const HostQueueMode Mode_;
+  const std::unique_ptr<HostQueue> Immediate_;  // immediate mode only
   HostAllocations Allocations_;
 };
 
