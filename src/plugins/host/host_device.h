@@ -4,8 +4,10 @@
 // generic pools as opaque handles (created by unique_ptr::release, destroyed
 // by re-adopting). Every queue of a device has the device's mode (immediate
 // or asynchronous with a worker thread, see host_queue.h); the queue pool is
-// destroyed (workers drained and joined) before the event pool at deinit.
-// Allocations_ locks itself; Mode_ is immutable; the base class synchronises
+// destroyed (workers drained and joined) before the event pool at deinit. In
+// immediate mode a queue has no state, so one (Immediate_) serves every
+// construct at once and the pool is not used for constructs.
+// Allocations_ locks itself; Mode_ and Immediate_ are immutable; the base class synchronises
 // everything else. Allocation and release stay synchronous in both modes (the
 // core frees only after synchronizing).
 #pragma once
