@@ -3,7 +3,8 @@
 //
 // `completes_synchronously` is our own extension: 1 when every operation the
 // device queues has completed by the time the enqueueing call returns (the
-// synchronous host device), so the core needs no per-entry events.
+// synchronous host device) and its queues need not be given back, so the
+// core needs no per-entry events and may skip `synchronize`.
 // `accept_deferred_retrieves`, also ours: the core declares that it reads host
 // memory written by `data_retrieve_async` only after that queue's
 // `synchronize`, so the plugin may complete such copies there (the CUDA plugin

@@ -178,10 +178,14 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     Req.MustContain = !(Type & kMapImplicit);
     Req.ForceDelete = Type & kMapDelete;
     // Nothing queued yet (or nothing ever in flight) and no copy unless the
-    // entry goes: a surviving entry's reference can be dropped at once.
-    Req.DropIfNotLast = (!Async.raw()->Queue || D.completesSynchronously()) &&
-                        !((Type & kMapFrom) && (Type & kMapAlways));
+    // entry goes: the reference can be dropped at once.
+    Req.DropNow = (!Async.raw()->Queue || D.completesSynchronously()) &&
+                  !((Type & kMapFrom) && (Type & kMapAlways));
+    Req.CopyIfLast = Type & kMapFrom;
     FoundPointer Found = findMapping(D, Req);
+    if (Found.DropError)
+      return makeError("freeing the device copy of %s failed",
+                       info::varName(A.Names ? A.Names[I] : nullptr).c_str());
     if (!Found.TgtPtr) {
       if ((Size || (Type & kMapPresent)) && (Type & kMapPresent)) {
         debug::message("device mapping required by 'present' map type modifier does not exist "

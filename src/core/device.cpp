@@ -121,6 +121,12 @@ Status Device::launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumA
 Status Device::synchronize(__tgt_async_info &Raw) {
   const auto &F = Plugin_.fn();
   if (!F.synchronize || !Raw.Queue) return Status::success();
+  // Everything completed when it was issued and the queue is not the
+  // construct's to give back (completes_synchronously promises both).
+  if (CompletesSynchronously_) {
+    Raw.Queue = nullptr;
+    return Status::success();
+  }
   if (F.synchronize(PluginDeviceId_, &Raw) != kOffloadSuccess)
     return makeError("device %d: waiting for queued work failed", Id_);
   return Status::success();

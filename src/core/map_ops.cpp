@@ -149,38 +149,87 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
   return Result;
 }
 
+namespace {
+// What is left to do, outside the table lock, for an entry unlinked from the
+// table: forget the shadow pointers inside it, give back its event and its
+// device memory.
+struct Removal {
+  void *Tgt = nullptr;
+  void *Event = nullptr;
+  uintptr_t HstBegin = 0, HstEnd = 0;
+};
+
+// E's count reached zero (T.Mutex held): unlink it.
+Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) {
+  if (info::enabled(abi::kInfoMappingChanged))
+    info::print(D.id(),
+                "Removing map entry with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+                ", Size=%" PRId64 ", Name=%s",
+                E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
+  Removal R{reinterpret_cast<void *>(E.TgtBegin), E.Event, E.HstBegin, E.HstEnd};
+  T.erase(E);
+  return R;
+}
+
+Status finishRemoval(Device &D, const Removal &R) {
+  MappingTable &T = D.mappings();
+  // Pointers attached inside the freed storage are forgotten with it.
+  if (T.hasShadows()) T.forEachShadow(R.HstBegin, R.HstEnd, true, [](void **, const ShadowPointer &) {});
+  if (R.Event) D.destroyEvent(R.Event);
+  return D.release(R.Tgt);
+}
+}  // namespace
+
 FoundPointer findMapping(Device &D, const FindRequest &Req) {
   FoundPointer Result;
   auto Begin = reinterpret_cast<uintptr_t>(Req.HstBegin);
   MappingTable &T = D.mappings();
-  std::lock_guard<std::mutex> TableLock(T.Mutex);
-  LookupResult LR = T.lookup(Begin, Req.Size);
-  if (LR.IsContained || (!Req.MustContain && (LR.ExtendsBefore || LR.ExtendsAfter))) {
-    MapEntry &E = *LR.Entry;
-    // Only a prediction: the construct drops its reference after its own
-    // synchronize (dropReference), so its queued work never outlives the
-    // storage it uses. Whoever then brings the count to zero frees.
-    Result.IsLast = E.decShouldRemove(Req.Hold, Req.ForceDelete);
-    const char *Action = " (update suppressed)";
-    if (Req.UpdateRef && Req.DropIfNotLast && !Result.IsLast) {
-      // What dropReference would do, minus a second lookup: the entry stays.
-      if (Req.ForceDelete) E.resetRef(Req.Hold);
-      E.decRef(Req.Hold);
-      Result.Dropped = true;
-      Action = Req.ForceDelete ? " (reset, decremented)" : " (decremented)";
-    } else if (Req.UpdateRef) {
-      Action = Req.ForceDelete ? " (reset, deferred final decrement)" : " (deferred decrement)";
+  Removal Removed;
+  {
+    std::lock_guard<std::mutex> TableLock(T.Mutex);
+    LookupResult LR = T.lookup(Begin, Req.Size);
+    if (LR.IsContained || (!Req.MustContain && (LR.ExtendsBefore || LR.ExtendsAfter))) {
+      MapEntry &E = *LR.Entry;
+      // Normally only a prediction: the construct drops its reference after
+      // its own synchronize (dropReference), so its queued work never
+      // outlives the storage it uses. Whoever then brings the count to zero
+      // frees.
+      Result.IsLast = E.decShouldRemove(Req.Hold, Req.ForceDelete);
+      Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
+      const char *Action = " (update suppressed)";
+      if (Req.UpdateRef && Req.DropNow && !(Result.IsLast && Req.CopyIfLast)) {
+        // What dropReference would do, minus a second lookup.
+        Action = Req.ForceDelete ? " (reset, decremented)" : " (decremented)";
+        if (info::enabled(abi::kInfoMappingExists))
+          info::print(D.id(),
+                      "Mapping exists with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+                      ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
+                      Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
+                      Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
+        if (Req.ForceDelete) E.resetRef(Req.Hold);
+        E.decRef(Req.Hold);
+        Result.Dropped = true;
+        if (E.totalRef() == 0) Removed = unlinkLocked(D, T, E);
+      } else {
+        if (Req.UpdateRef)
+          Action = Req.ForceDelete ? " (reset, deferred final decrement)" : " (deferred decrement)";
+        if (info::enabled(abi::kInfoMappingExists))
+          info::print(D.id(),
+                      "Mapping exists with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+                      ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
+                      Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
+                      Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
+      }
+    } else if (Runtime::get().unifiedSharedMemory()) {
+      Result.IsHostPtr = true;
+      Result.TgtPtr = Req.HstBegin;
     }
-    Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
-    if (info::enabled(abi::kInfoMappingExists))
-      info::print(D.id(),
-                  "Mapping exists with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
-                  ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
-                  Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
-                  Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
-  } else if (Runtime::get().unifiedSharedMemory()) {
-    Result.IsHostPtr = true;
-    Result.TgtPtr = Req.HstBegin;
+  }
+  if (Removed.Tgt) {
+    if (Status S = finishRemoval(D, Removed); !S) {
+      debug::error("%s", S.error().message().c_str());
+      Result.DropError = true;
+    }
   }
   return Result;
 }
@@ -196,10 +245,7 @@ Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold) {
 Status dropReference(Device &D, const DropRequest &R) {
   auto Begin = reinterpret_cast<uintptr_t>(R.HstBegin);
   MappingTable &T = D.mappings();
-  void *TgtToFree = nullptr;
-  void *EventToFree = nullptr;
-  uintptr_t EntryBegin = 0, EntryEnd = 0;
-  void *TgtOfRange = nullptr;
+  Removal Removed;
   Status Result;
   bool CopiedBack = false;
   {
@@ -213,35 +259,23 @@ Status dropReference(Device &D, const DropRequest &R) {
     if (R.ForceDelete) E.resetRef(R.Hold);
     E.decRef(R.Hold);
     if (E.totalRef() != 0) return Status::success();
-    if (info::enabled(abi::kInfoMappingChanged))
-      info::print(D.id(),
-                  "Removing map entry with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
-                  ", Size=%" PRId64 ", Name=%s",
-                  E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
-    TgtToFree = reinterpret_cast<void *>(E.TgtBegin);
-    TgtOfRange = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
-    EventToFree = E.Event;
-    EntryBegin = E.HstBegin;
-    EntryEnd = E.HstEnd;
     if (R.CopyBackIfLast && !R.AlreadyCopied) {
       // Another construct dropped its reference first, so this one turned
       // out to be the last: its `from` copy happens now, while the entry
       // still exists, so nobody maps the range anew (and reads the host
       // memory) until the data is back. Rare, so holding the lock is fine.
+      void *TgtOfRange = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
       AsyncInfo Async(D);
       Result = D.retrieve(R.HstBegin, TgtOfRange, R.Size, Async);
       if (Status S = Async.synchronize(); !S && Result) Result = std::move(S);
       CopiedBack = true;
     }
-    T.erase(E);
+    Removed = unlinkLocked(D, T, E);
   }
   if (CopiedBack)
     T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(R.Size), false,
                     [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
-  // Pointers attached inside the freed storage are forgotten with it.
-  if (T.hasShadows()) T.forEachShadow(EntryBegin, EntryEnd, true, [](void **, const ShadowPointer &) {});
-  if (EventToFree) D.destroyEvent(EventToFree);
-  if (Status S = D.release(TgtToFree); !S && Result) Result = std::move(S);
+  if (Status S = finishRemoval(D, Removed); !S && Result) Result = std::move(S);
   return Result;
 }
 

@@ -39,7 +39,8 @@ struct FoundPointer {
   void *TgtPtr = nullptr;
   bool IsLast = false;
   bool IsHostPtr = false;
-  bool Dropped = false;  // DropIfNotLast applied: the reference is gone
+  bool Dropped = false;    // DropNow applied: the reference is gone
+  bool DropError = false;  // and freeing the entry it removed failed (reported)
 };
 
 struct FindRequest {
@@ -49,15 +50,17 @@ struct FindRequest {
   bool Hold = false;
   bool MustContain = false;
   bool ForceDelete = false;
-  // The caller has queued nothing that uses the entry and will copy nothing
-  // unless the entry goes: when the drop would not remove it, drop the
-  // reference now, under the same lock, instead of in a later dropReference.
-  bool DropIfNotLast = false;
+  // The caller has queued nothing that uses the entry: drop the reference
+  // now, under the same lock, instead of in a later dropReference, unless
+  // the entry would go and CopyIfLast asks for its data first. An entry
+  // that goes is removed and freed here.
+  bool DropNow = false;
+  bool CopyIfLast = false;  // `from`: the last reference copies back
 };
 
 // getTgtPtrBegin: finds the mapping and predicts whether dropping a
 // reference would remove it; counts are left alone (dropReference changes
-// them after the construct synchronized) unless DropIfNotLast applies.
+// them after the construct synchronized) unless DropNow applies.
 // TgtPtr is null when not mapped.
 FoundPointer findMapping(Device &D, const FindRequest &Req);
 

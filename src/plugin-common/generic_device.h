@@ -44,9 +44,12 @@ class GenericPlugin;
 
 class GenericDevice {
  public:
-  // True when queued operations complete before the enqueueing call returns
-  // (exported as __tgt_rtl_completes_synchronously).
+  // True when queued operations complete before the enqueueing call returns.
+  // Exported as __tgt_rtl_completes_synchronously together with
+  // hasSharedQueue(): the core may then skip synchronize, which has neither
+  // work to wait for nor a queue to give back.
   virtual bool completesSynchronously() const { return false; }
+  bool hasSharedQueue() const { return SharedQueue_ != nullptr; }
   // The core reads host memory written by a retrieve only after the queue's
   // synchronize (declared through __tgt_rtl_accept_deferred_retrieves), so
   // plugins may land such copies at synchronize.

@@ -98,7 +98,7 @@ int32_t __tgt_rtl_data_unlock(int32_t DeviceId, void *HstPtr) noexcept {
 
 int32_t __tgt_rtl_completes_synchronously(int32_t DeviceId) noexcept {
   Expected<GenericDevice *> Dev = thePlugin().device(DeviceId, "completes_synchronously");
-  return Dev && (*Dev)->completesSynchronously() ? 1 : 0;
+  return Dev && (*Dev)->completesSynchronously() && (*Dev)->hasSharedQueue() ? 1 : 0;
 }
 
 int32_t __tgt_rtl_accept_deferred_retrieves(int32_t DeviceId) noexcept {
