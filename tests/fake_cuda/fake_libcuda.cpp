@@ -21,6 +21,7 @@
 #include <cuda.h>
 #include <elf.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -46,23 +47,25 @@ struct Token {
   int Unused = 0;
 };
 
-std::mutex Mutex;  // guards everything below
+std::mutex Mutex;  // guards the containers below
 std::vector<std::unique_ptr<FakeContext>> Contexts;
 std::set<void *> PinnedBlocks;
 std::set<std::unique_ptr<FakeModule>> Modules;
 thread_local CUcontext Current = nullptr;
-unsigned long long Launches = 0;  // guarded by Mutex
-bool Faulted = false;             // guarded by Mutex: a launch trapped
+std::atomic<unsigned long long> Launches{0};
+std::atomic<bool> Faulted{false};  // a launch trapped
 
 size_t envSize(const char *Name, size_t Default) {
   const char *V = std::getenv(Name);
   return V ? static_cast<size_t>(std::strtoull(V, nullptr, 0)) : Default;
 }
+// Read once: the fake should cost little next to the plugin it serves.
+const size_t MemoryLimit = envSize("OMPTARGET_FAKE_CUDA_MEMORY", size_t(16) << 30);
+const unsigned long long TrapLaunch = envSize("OMPTARGET_FAKE_CUDA_TRAP_LAUNCH", 0);
 
 // Stream operations fail once a kernel trapped (the error is sticky).
 CUresult streamStatus() {
-  std::lock_guard Lock(Mutex);
-  return Faulted ? CUDA_ERROR_ILLEGAL_INSTRUCTION : CUDA_SUCCESS;
+  return Faulted.load(std::memory_order_acquire) ? CUDA_ERROR_ILLEGAL_INSTRUCTION : CUDA_SUCCESS;
 }
 
 int numDevices() {
@@ -215,7 +218,7 @@ CUresult cuMemGetInfo(size_t *Free, size_t *Total) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemAlloc(CUdeviceptr *Ptr, size_t Size) {
-  if (Size > envSize("OMPTARGET_FAKE_CUDA_MEMORY", size_t(16) << 30)) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (Size > MemoryLimit) return CUDA_ERROR_OUT_OF_MEMORY;
   void *P = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
   if (!P) return CUDA_ERROR_OUT_OF_MEMORY;
   *Ptr = toDev(P);
@@ -288,9 +291,8 @@ CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned, un
                         CUstream, void **, void **) {
   if (!F) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult R = streamStatus()) return R;
-  const unsigned long long TrapAt = envSize("OMPTARGET_FAKE_CUDA_TRAP_LAUNCH", 0);
-  std::lock_guard Lock(Mutex);
-  if (++Launches == TrapAt) Faulted = true;  // the launch itself succeeds, like a real one
+  // The launch itself succeeds, like a real one; the fault shows later.
+  if (Launches.fetch_add(1) + 1 == TrapLaunch) Faulted.store(true, std::memory_order_release);
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *E, unsigned int) {
