@@ -158,9 +158,15 @@ void Runtime::unregisterLib(__tgt_bin_desc *Desc) {
 }
 
 OffloadPolicy Runtime::policy() {
-  if (ConfiguredPolicy_ != OffloadPolicy::Default) return ConfiguredPolicy_;
-  loadPlugins();
-  return Devices_.size() > 0 ? OffloadPolicy::Mandatory : OffloadPolicy::Disabled;
+  if (OffloadPolicy P = ResolvedPolicy_.load(std::memory_order_acquire); P != OffloadPolicy::Default)
+    return P;
+  OffloadPolicy P = ConfiguredPolicy_;
+  if (P == OffloadPolicy::Default) {
+    loadPlugins();
+    P = Devices_.size() > 0 ? OffloadPolicy::Mandatory : OffloadPolicy::Disabled;
+  }
+  ResolvedPolicy_.store(P, std::memory_order_release);
+  return P;
 }
 
 void Runtime::loadPlugins() {

@@ -63,6 +63,9 @@ class Runtime {
   AllocationRegistry Allocations_;
   std::atomic<int64_t> RequiresFlags_{0};
   OffloadPolicy ConfiguredPolicy_ = OffloadPolicy::Default;
+  // policy() once plugins are loaded (Default until then): the device count
+  // no longer changes, so neither does the answer.
+  std::atomic<OffloadPolicy> ResolvedPolicy_{OffloadPolicy::Default};
 };
 
 // The host's device number (omp_get_initial_device(): the device count) and
