@@ -197,28 +197,32 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
       Result.IsLast = E.decShouldRemove(Req.Hold, Req.ForceDelete);
       Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
       const char *Action = " (update suppressed)";
-      if (Req.UpdateRef && Req.DropNow && !(Result.IsLast && Req.CopyIfLast)) {
-        // What dropReference would do, minus a second lookup.
+      // DropNow: what dropReference would do, minus a second lookup. The
+      // messages stay LLVM 14's: a surviving entry is "decremented", the
+      // last reference a "deferred final decrement" (then it goes).
+      bool DropNow = Req.UpdateRef && Req.DropNow && !(Result.IsLast && Req.CopyIfLast);
+      if (DropNow && !Result.IsLast) {
+        if (Req.ForceDelete) E.resetRef(Req.Hold);
+        E.decRef(Req.Hold);
+        Result.Dropped = true;
         Action = Req.ForceDelete ? " (reset, decremented)" : " (decremented)";
-        if (info::enabled(abi::kInfoMappingExists))
-          info::print(D.id(),
-                      "Mapping exists with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
-                      ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
-                      Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
-                      Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
+      } else if (Req.UpdateRef) {
+        if (Req.ForceDelete)
+          Action = " (reset, deferred final decrement)";
+        else
+          Action = Result.IsLast ? " (deferred final decrement)" : " (deferred decrement)";
+      }
+      if (info::enabled(abi::kInfoMappingExists))
+        info::print(D.id(),
+                    "Mapping exists with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+                    ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
+                    Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
+                    Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
+      if (DropNow && Result.IsLast) {
         if (Req.ForceDelete) E.resetRef(Req.Hold);
         E.decRef(Req.Hold);
         Result.Dropped = true;
         if (E.totalRef() == 0) Removed = unlinkLocked(D, T, E);
-      } else {
-        if (Req.UpdateRef)
-          Action = Req.ForceDelete ? " (reset, deferred final decrement)" : " (deferred decrement)";
-        if (info::enabled(abi::kInfoMappingExists))
-          info::print(D.id(),
-                      "Mapping exists with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
-                      ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
-                      Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
-                      Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
       }
     } else if (Runtime::get().unifiedSharedMemory()) {
       Result.IsHostPtr = true;

@@ -90,6 +90,25 @@ TEST_P(DataTest, DynamicRefcountNesting) {
   EXPECT_EQ(fake::counters().Delete, 1u);
 }
 
+TEST_P(DataTest, ReleaseOfTheLastReferenceFreesWithoutCopying) {
+  int A[4] = {1, 2, 3, 4};
+  ASSERT_TRUE(begin({map(A, sizeof A, TO)}));
+  ASSERT_TRUE(begin({map(A, sizeof A, TO)}));
+  dev(A)[0] = 7;
+  ASSERT_TRUE(end({map(A, sizeof A, 0)}));  // release
+  EXPECT_EQ(entry(A).Dyn, 1u);
+  EXPECT_EQ(fake::counters().Delete, 0u);
+  ASSERT_TRUE(end({map(A, sizeof A, 0)}));
+  EXPECT_FALSE(entry(A).Mapped);
+  EXPECT_EQ(fake::counters().Delete, 1u) << "the device copy is freed by the construct that drops it";
+  EXPECT_EQ(fake::counters().Retrieve, 0u);
+  EXPECT_EQ(A[0], 1) << "release copies nothing back";
+  // The host range can be mapped anew at once.
+  ASSERT_TRUE(begin({map(A, sizeof A, TO)}));
+  EXPECT_EQ(dev(A)[0], 1);
+  ASSERT_TRUE(end({map(A, sizeof A, 0)}));
+}
+
 TEST_P(DataTest, DeleteForcesRemoval) {
   int A[4] = {1, 2, 3, 4};
   for (int I = 0; I < 3; ++I) ASSERT_TRUE(begin({map(A, sizeof A, TO)}));
