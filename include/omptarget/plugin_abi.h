@@ -9,6 +9,11 @@
 // memory written by `data_retrieve_async` only after that queue's
 // `synchronize`, so the plugin may complete such copies there (the CUDA plugin
 // lands small ones through pinned buffers). LLVM 14's core never calls it.
+// `queues_persist`, also ours: 1 when the device's queues live until deinit
+// (handed out again after synchronize, never destroyed before) and
+// `record_event` may be called on any of them from any thread, even after it
+// was synchronized, with queued work progressing without a synchronize. The
+// core then records an entry's event only when another construct needs it.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -67,4 +72,5 @@
   OPT(data_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr)) \
   OPT(data_unlock, int32_t, (int32_t DeviceId, void *HstPtr))                          \
   OPT(completes_synchronously, int32_t, (int32_t DeviceId))                            \
-  OPT(accept_deferred_retrieves, int32_t, (int32_t DeviceId))
+  OPT(accept_deferred_retrieves, int32_t, (int32_t DeviceId))                          \
+  OPT(queues_persist, int32_t, (int32_t DeviceId))

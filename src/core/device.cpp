@@ -20,6 +20,7 @@ Status Device::initializeLocked() {
   Initialized_ = true;
   const auto &F = Plugin_.fn();
   CompletesSynchronously_ = F.completes_synchronously && F.completes_synchronously(PluginDeviceId_) == 1;
+  QueuesPersist_ = F.queues_persist && F.queues_persist(PluginDeviceId_) == 1;
   // Every retrieve's host memory is read after the construct's synchronize
   // (shadow pointers are restored in afterSync actions), so say so.
   if (F.accept_deferred_retrieves && F.accept_deferred_retrieves(PluginDeviceId_) != kOffloadSuccess)
@@ -132,15 +133,28 @@ Status Device::synchronize(__tgt_async_info &Raw) {
   return Status::success();
 }
 
-Status Device::recordEntryEvent(MapEntry &E, AsyncInfo &Async) {
-  const auto &F = Plugin_.fn();
-  // One event per entry, created on first use and reused for every copy.
-  if (!E.Event && F.create_event(PluginDeviceId_, &E.Event) != kOffloadSuccess) {
+namespace {
+// E's event recorded on Queue (created on first use, reused for every copy).
+Status recordOn(const PluginFunctions &F, int32_t PluginDeviceId, int32_t Id, MapEntry &E,
+                __tgt_async_info *Queue) {
+  if (!E.Event && F.create_event(PluginDeviceId, &E.Event) != kOffloadSuccess) {
     E.Event = nullptr;
-    return makeError("device %d: creating an event failed", Id_);
+    return makeError("device %d: creating an event failed", Id);
   }
-  if (F.record_event(PluginDeviceId_, E.Event, Async.raw()) != kOffloadSuccess)
-    return makeError("device %d: recording an event failed", Id_);
+  if (F.record_event(PluginDeviceId, E.Event, Queue) != kOffloadSuccess)
+    return makeError("device %d: recording an event failed", Id);
+  return Status::success();
+}
+}  // namespace
+
+Status Device::markCopyInFlight(MapEntry &E, AsyncInfo &Async) {
+  if (QueuesPersist_) {
+    // Nothing to record unless someone reuses the entry before Async's
+    // synchronize (waitEntryCopy records then, on this queue).
+    E.CopyQueue = Async.raw()->Queue;
+  } else if (Status S = recordOn(Plugin_.fn(), PluginDeviceId_, Id_, E, Async.raw()); !S) {
+    return S;
+  }
   // The construct holds a reference to E until after its synchronization,
   // and this action runs before any release it schedules.
   E.CopyInFlight.store(true, std::memory_order_release);
@@ -151,7 +165,18 @@ Status Device::recordEntryEvent(MapEntry &E, AsyncInfo &Async) {
   return Status::success();
 }
 
-Status Device::waitEntryEvent(MapEntry &E, AsyncInfo &Async) {
+Status Device::waitEntryCopy(MapEntry &E, AsyncInfo &Async) {
+  if (QueuesPersist_) {
+    // Recorded now on the issuing queue: after the copy (issued before
+    // TransferMutex was released), perhaps after later work of that queue
+    // too, which only makes the wait longer. The queue may already be back
+    // in its pool; it persists, so the record is still valid.
+    __tgt_async_info Issuer;
+    Issuer.Queue = E.CopyQueue;
+    if (!Issuer.Queue) return Status::success();
+    if (Status S = recordOn(Plugin_.fn(), PluginDeviceId_, Id_, E, &Issuer); !S) return S;
+  }
+  if (!E.Event) return Status::success();
   if (Plugin_.fn().wait_event(PluginDeviceId_, E.Event, Async.raw()) != kOffloadSuccess)
     return makeError("device %d: waiting for the copy of host " OMPT_PTR_FMT " failed", Id_,
                      E.HstBegin);

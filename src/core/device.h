@@ -62,8 +62,16 @@ class Device {
   // The plugin finishes every operation before the enqueueing call returns
   // (asked once, at initialization): no events or waits are needed.
   bool completesSynchronously() const { return CompletesSynchronously_; }
-  Status recordEntryEvent(MapEntry &E, AsyncInfo &Async);
-  Status waitEntryEvent(MapEntry &E, AsyncInfo &Async);
+  // The plugin's queues persist and take event records from any thread
+  // (queues_persist): an entry's event is recorded on the issuing queue only
+  // when a reusing construct needs it (asked once, at initialization).
+  bool queuesPersist() const { return QueuesPersist_; }
+  // After issuing a copy into E on Async's queue: makes the copy waitable
+  // (records E's event, or remembers the queue when queues persist) and marks
+  // it in flight until Async's synchronize.
+  Status markCopyInFlight(MapEntry &E, AsyncInfo &Async);
+  // Orders Async's later work after E's in-flight copy.
+  Status waitEntryCopy(MapEntry &E, AsyncInfo &Async);
   void destroyEvent(void *Event);
 
  private:
@@ -74,6 +82,7 @@ class Device {
   std::mutex InitMutex_;
   bool Initialized_ = false;  // guarded by InitMutex_
   bool CompletesSynchronously_ = false;  // set once before the device is ready
+  bool QueuesPersist_ = false;           // likewise
   std::atomic<bool> Ready_{false};
   std::atomic<uint64_t> LoadedGeneration_{0};
 };

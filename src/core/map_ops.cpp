@@ -99,10 +99,10 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
                   Begin, OMPT_PTR(Result.TgtPtr), Req.Size, nameOf(Req.Name).c_str());
     Status Copied = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async);
     // Others may use the entry once the copy is ordered before their work:
-    // record the entry's event on this queue (they wait for it on theirs),
-    // or, for plugins without events, finish the copy under the lock.
+    // make it waitable (an event on this queue, recorded now or when someone
+    // needs it), or, for plugins without events, finish it under the lock.
     if (Copied && !D.completesSynchronously())
-      Copied = D.hasEvents() ? D.recordEntryEvent(E, Async) : D.synchronize(*Async.raw());
+      Copied = D.hasEvents() ? D.markCopyInFlight(E, Async) : D.synchronize(*Async.raw());
     E.TransferBusy.store(false, std::memory_order_release);
     if (!Copied) {
       EntryLock.unlock();
@@ -134,8 +134,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     Status Waited;
     {
       std::lock_guard<std::mutex> Wait(E.TransferMutex);
-      if (E.Event && E.CopyInFlight.load(std::memory_order_acquire))
-        Waited = D.waitEntryEvent(E, Async);
+      if (E.CopyInFlight.load(std::memory_order_acquire)) Waited = D.waitEntryCopy(E, Async);
     }
     if (!Waited) {
       // Give back the reference this call took (without the entry lock: the

@@ -8,7 +8,7 @@
 // address into host memory.
 //
 // Locking: `Mutex` guards the entry map and every entry's reference counts;
-// an entry's `TransferMutex` guards its event; `ShadowMutex` guards the shadow map. An entry's `TransferMutex`
+// an entry's `TransferMutex` guards its event and copy queue; `ShadowMutex` guards the shadow map. An entry's `TransferMutex`
 // is held while its host-to-device copy is being issued, so that a thread
 // that reuses the entry can wait for the copy to be complete (seed 002).
 // Lock order: Mutex before TransferMutex; ShadowMutex is never held with
@@ -45,11 +45,16 @@ struct MapEntry {
   bool Associated = false;
   // Held while the entry's initial H2D copy is being issued (see header comment).
   std::mutex TransferMutex;
-  // Plugin event recorded after the entry's last H2D copy (null: none / no
-  // events). Guarded by TransferMutex; destroyed with the entry.
+  // Plugin event ordered after the entry's last H2D copy (null: none yet /
+  // no events). Guarded by TransferMutex; destroyed with the entry.
   void *Event = nullptr;
-  // True from recording Event until the recording construct synchronized:
-  // only then must a reusing construct wait for it.
+  // The queue that issued the entry's last H2D copy, for plugins whose queues
+  // persist: Event is then recorded on it only when a reusing construct
+  // needs it. Guarded by TransferMutex.
+  void *CopyQueue = nullptr;
+  // True from issuing the copy (with its Event recorded, or CopyQueue set)
+  // until the issuing construct synchronized: only then must a reusing
+  // construct wait for it.
   std::atomic<bool> CopyInFlight{false};
   // True while a thread issues a copy into the entry (set under the table
   // lock, cleared before TransferMutex is released): a reuser that sees both

@@ -50,6 +50,10 @@ class GenericDevice {
   // work to wait for nor a queue to give back.
   virtual bool completesSynchronously() const { return false; }
   bool hasSharedQueue() const { return SharedQueue_ != nullptr; }
+  // Exported as __tgt_rtl_queues_persist: queues come from the pool, which
+  // destroys them only at deinit, and the hooks accept an event record on any
+  // of them from any thread (the queue's work progresses by itself).
+  virtual bool queuesPersist() const { return false; }
   // The core reads host memory written by a retrieve only after the queue's
   // synchronize (declared through __tgt_rtl_accept_deferred_retrieves), so
   // plugins may land such copies at synchronize.

@@ -108,6 +108,11 @@ int32_t __tgt_rtl_accept_deferred_retrieves(int32_t DeviceId) noexcept {
   });
 }
 
+int32_t __tgt_rtl_queues_persist(int32_t DeviceId) noexcept {
+  Expected<GenericDevice *> Dev = thePlugin().device(DeviceId, "queues_persist");
+  return Dev && (*Dev)->queuesPersist() ? 1 : 0;
+}
+
 void __tgt_rtl_set_info_flag(uint32_t Flags) noexcept { thePlugin().setInfoFlags(Flags); }
 
 void __tgt_rtl_print_device_info(int32_t DeviceId) noexcept {

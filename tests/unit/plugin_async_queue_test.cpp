@@ -136,6 +136,33 @@ TEST(PluginAsyncEvent, QueueWaitsForAnotherQueuesEvent) {
   ASSERT_TRUE(A.synchronize());
 }
 
+// queues_persist: another thread records an event on a queue its owner is
+// still filling (or has synchronized), then orders its own queue after it.
+TEST(PluginAsyncEvent, LateRecordFromAnotherThreadOrdersAfterEarlierWork) {
+  HostQueue A(asyncMode(2000)), B(asyncMode());
+  HostEvent E;
+  int X = 0;  // plain: only the event orders the owner's write and B's read (TSan checks)
+  std::atomic<bool> Issued{false};
+  std::thread Owner([&] {
+    ASSERT_TRUE(A.enqueue(HostOp{HostOp::Submit, 4}, [&] { X = 7; return ok(); }));
+    Issued.store(true, std::memory_order_release);
+    for (int I = 0; I < 20; ++I) ASSERT_TRUE(A.enqueue(HostOp{}, ok));  // keeps filling A
+    ASSERT_TRUE(A.synchronize());
+  });
+  while (!Issued.load(std::memory_order_acquire)) std::this_thread::yield();
+  int Seen = -1;
+  ASSERT_TRUE(E.record(A));  // not A's owner
+  ASSERT_TRUE(E.waitOn(B));
+  ASSERT_TRUE(B.enqueue(HostOp{}, [&] { Seen = X; return ok(); }));
+  ASSERT_TRUE(B.synchronize());
+  EXPECT_EQ(Seen, 7);
+  Owner.join();
+  // After the owner's synchronize: a record on the idle queue completes too.
+  ASSERT_TRUE(E.record(A));
+  E.sync();
+  ASSERT_TRUE(A.synchronize());
+}
+
 TEST(PluginAsyncEvent, SyncBlocksTheHostUntilTheRecordRuns) {
   HostQueue A(asyncMode(30000));
   HostEvent E;

@@ -35,7 +35,7 @@ Status CudaDevice::activate() const { return check(driver().cuCtxSetCurrent(Cont
 Status CudaDevice::checkOnStream(CUresult R, const char *What, void *Queue) {
   if (R == CUDA_SUCCESS) return {};
   // A kernel's fault shows at whatever stream operation comes next: name it.
-  if (const char *Kernel = streamState(Queue).LastKernel)
+  if (const char *Kernel = streamState(Queue).LastKernel.load(std::memory_order_relaxed))
     return makeError("kernel %s failed, or %s after it did: %s", Kernel, What, errorText(R).c_str());
   return makeError("%s: %s", What, errorText(R).c_str());
 }
@@ -154,8 +154,7 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
   if (Status S = activate(); !S) return S;
   CUresult R = driver().cuStreamSynchronize(stream(Queue));
   StreamState &State = streamState(Queue);
-  const char *Kernel = State.LastKernel;
-  State.LastKernel = nullptr;
+  const char *Kernel = State.LastKernel.exchange(nullptr, std::memory_order_relaxed);
   if (R == CUDA_SUCCESS) {
     State.SmallCopies.complete();
     return {};
@@ -193,7 +192,7 @@ Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, v
     // here rather than at synchronize, so name the kernel as synchronize would.
     Status S = Staging_.deviceToHost(HstPtr, devPtr(TgtPtr), Size, stream(Queue));
     if (S) return S;
-    const char *Kernel = streamState(Queue).LastKernel;
+    const char *Kernel = streamState(Queue).LastKernel.load(std::memory_order_relaxed);
     if (!Kernel) return S;
     return makeError("kernel %s failed or a staged copy after it did: %s", Kernel, S.error().message().c_str());
   }
@@ -285,7 +284,7 @@ Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
   if (R != CUDA_SUCCESS)
     return makeError("cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s", C.Blocks,
                      C.Threads, DynamicSharedBytes_, errorText(R).c_str());
-  streamState(Queue).LastKernel = L.Name;
+  streamState(Queue).LastKernel.store(L.Name, std::memory_order_relaxed);
   return {};
 }
 

@@ -33,6 +33,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <memory>
 #include <unordered_map>
 
@@ -53,6 +54,8 @@ class CudaDevice final : public plugin::GenericDevice {
       : GenericDevice(Plugin, DeviceId), NumDevices_(NumDevices), Peers_(Peers), Allocations_(DeviceId) {}
 
   CUcontext context() const { return Context_; }
+  // Pooled streams, destroyed at deinit; cuEventRecord works from any thread.
+  bool queuesPersist() const override { return true; }
   CUdevice cuDevice() const { return Device_; }
 
  protected:
@@ -116,7 +119,9 @@ class CudaDevice final : public plugin::GenericDevice {
   // in failures found later) and its small-copy buffer.
   struct StreamState {
     explicit StreamState(size_t SmallCopyBytes);
-    const char *LastKernel = nullptr;
+    // Written by the stream's construct; read on error paths, which may run
+    // on another thread's late event record.
+    std::atomic<const char *> LastKernel{nullptr};
     plugin::SmallCopyBuffer SmallCopies;
   };
   StreamState &streamState(void *Queue);

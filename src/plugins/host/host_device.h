@@ -29,6 +29,8 @@ class HostDevice final : public plugin::GenericDevice {
 
   const HostQueueMode &mode() const { return Mode_; }
   bool completesSynchronously() const override { return !Mode_.Async; }
+  // Pooled queues with a worker each; enqueueing takes the queue's lock.
+  bool queuesPersist() const override { return Mode_.Async; }
 
  protected:
   Status initImpl() override;
