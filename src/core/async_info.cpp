@@ -8,9 +8,12 @@ namespace omptarget::core {
 Status AsyncInfo::synchronize() {
   // Nothing queued, nothing to run: the common case of a construct that
   // found everything mapped.
-  if (!Raw_.Queue && PostSync_.empty() && OnFailure_.empty()) return Status::success();
+  if (!Raw_.Queue && PostSync_.empty() && OnFailure_.empty() && QueueDone_.empty())
+    return Status::success();
   Status Result;
   if (Raw_.Queue) Result = Device_.synchronize(Raw_);
+  if (Status Done = QueueDone_.runAll(); !Done)
+    debug::error("%s", Done.error().message().c_str());
   if (!Result) {
     if (Status Undo = OnFailure_.runAll(); !Undo)
       debug::error("%s", Undo.error().message().c_str());
@@ -25,7 +28,7 @@ Status AsyncInfo::synchronize() {
 }
 
 AsyncInfo::~AsyncInfo() {
-  if (Raw_.Queue || !PostSync_.empty()) {
+  if (Raw_.Queue || !PostSync_.empty() || !QueueDone_.empty()) {
     Status S = synchronize();
     if (!S) debug::error("%s", S.error().message().c_str());
   }

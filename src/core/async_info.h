@@ -30,6 +30,11 @@ class AsyncInfo {
   // Runs after the queue's work is complete, in registration order.
   void afterSync(InlineAction Action) { PostSync_.push(std::move(Action)); }
 
+  // Runs as soon as the queue's work is complete (or failed), before the
+  // failure and post-sync actions: for bookkeeping on entries this construct
+  // still holds, which a failure rollback may free.
+  void whenQueueDone(InlineAction Action) { QueueDone_.push(std::move(Action)); }
+
   // Runs only if the queued work fails (before the post-sync actions): undo
   // what the construct claimed, e.g. entries whose data never arrived.
   void onFailure(InlineAction Action) { OnFailure_.push(std::move(Action)); }
@@ -38,13 +43,14 @@ class AsyncInfo {
   void enableRollback() { Rollback_ = true; }
   bool rollbackEnabled() const { return Rollback_; }
 
-  // Waits for the queue (if one was taken), runs the failure actions if that
-  // failed, then the post-sync actions.
+  // Waits for the queue (if one was taken), runs the queue-done actions, the
+  // failure actions if that failed, then the post-sync actions.
   Status synchronize();
 
  private:
   Device &Device_;
   __tgt_async_info Raw_;
+  InlineActionList QueueDone_;
   InlineActionList PostSync_;
   InlineActionList OnFailure_;
   bool Rollback_ = false;

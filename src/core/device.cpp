@@ -155,10 +155,10 @@ Status Device::markCopyInFlight(MapEntry &E, AsyncInfo &Async) {
   } else if (Status S = recordOn(Plugin_.fn(), PluginDeviceId_, Id_, E, Async.raw()); !S) {
     return S;
   }
-  // The construct holds a reference to E until after its synchronization,
-  // and this action runs before any release it schedules.
+  // The construct holds a reference to E until after its synchronization;
+  // this runs before any release it schedules, a failure rollback included.
   E.CopyInFlight.store(true, std::memory_order_release);
-  Async.afterSync([&E] {
+  Async.whenQueueDone([&E] {
     E.CopyInFlight.store(false, std::memory_order_release);
     return Status::success();
   });

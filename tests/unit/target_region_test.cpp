@@ -1,6 +1,8 @@
 // runTargetRegion on the fake plugin: argument passing (literal, firstprivate,
 // private, mapped), teams, and what is left after injected faults.
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "fake_plugin.h"
 #include "map_ops.h"
@@ -240,4 +242,27 @@ TEST_P(TargetTest, FailedSynchronizeRollsBackNewEntries) {
   ASSERT_TRUE(end({map(A, sizeof A, kMapDelete), map(B, sizeof B, kMapDelete)}));
   EXPECT_EQ(tableSize(), 0u);
   EXPECT_EQ(fake::liveAllocations(), 0u);
+}
+
+// The order of a construct's actions when its queue fails: queue-done
+// bookkeeping (e.g. clearing an entry's copy-in-flight flag) first, then the
+// failure rollbacks (which may free that entry), then the post-sync actions.
+TEST_P(TargetTest, QueueDoneActionsRunBeforeFailureRollbacks) {
+  if (!GetParam()) GTEST_SKIP() << "needs queued (async) work";
+  int A[4] = {1, 2, 3, 4};
+  std::vector<std::string> Order;
+  omptarget::core::AsyncInfo Async(*D);
+  auto Allocated = D->allocate(sizeof A, A, kAllocDefault);
+  ASSERT_TRUE(Allocated);
+  void *Tgt = *Allocated;
+  ASSERT_TRUE(D->submit(Tgt, A, sizeof A, Async));  // queued work
+  Async.afterSync([&] { Order.push_back("post-sync"); return omptarget::Status::success(); });
+  Async.onFailure([&] { Order.push_back("rollback"); return omptarget::Status::success(); });
+  Async.whenQueueDone([&] { Order.push_back("queue-done"); return omptarget::Status::success(); });
+  fake::failSync(1);
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(Async.synchronize());
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(Order, (std::vector<std::string>{"queue-done", "rollback", "post-sync"}));
+  ASSERT_TRUE(D->release(Tgt));
 }
