@@ -43,7 +43,7 @@ Status GenericDevice::init() {
                              static_cast<int64_t>(MemoryManager::kMaxThreshold)));
   MemoryManager_.setThreshold(Threshold);
   SharedQueue_ = sharedQueue();
-  if (SharedQueue_) Queues = 0;  // the pool serves only interop requests then
+  if (SharedQueue_) Queues = 0;  // every construct uses the shared queue: no pool queues
   if (Status S = QueuePool_.init(Queues); !S) return S;
   if (Status S = EventPool_.init(Events); !S) return S;
   OMPT_TRACE(traceComponent(), "device %d initialised with %zu queue(s) and %zu event(s)",
