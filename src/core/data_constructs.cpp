@@ -21,6 +21,8 @@ namespace {
 // expects when members are laid out inside the struct's device copy.
 constexpr int64_t kStructAlignment = 8;
 constexpr int64_t kMemberOfBits = static_cast<int64_t>(kMapMemberOfMask);
+// Largest copy back done under the mapping table's lock (synchronous devices).
+constexpr int64_t kCopyBackUnderLockBytes = 64 * 1024;
 
 bool isCombinedEntry(const MapArgs &A, int32_t I) {
   return parentIndex(A.Types[I]) < 0 && I + 1 < A.Num && parentIndex(A.Types[I + 1]) == I;
@@ -182,9 +184,14 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     Req.DropNow = (!Async.raw()->Queue || D.completesSynchronously()) &&
                   !((Type & kMapFrom) && (Type & kMapAlways));
     Req.CopyIfLast = Type & kMapFrom;
+    // A synchronous device copies a small last `from` back at once, under
+    // the lookup's lock, instead of looking the entry up again to drop it.
+    if (D.completesSynchronously() && Size <= kCopyBackUnderLockBytes) Req.CopyBackNow = &Async;
+    Req.Name = A.Names ? A.Names[I] : nullptr;
     FoundPointer Found = findMapping(D, Req);
-    if (Found.DropError)
-      return makeError("freeing the device copy of %s failed",
+    if (Found.DropError || Found.CopyError)
+      return makeError("%s the device copy of %s failed",
+                       Found.CopyError ? "copying back" : "freeing",
                        info::varName(A.Names ? A.Names[I] : nullptr).c_str());
     if (!Found.TgtPtr) {
       if ((Size || (Type & kMapPresent)) && (Type & kMapPresent)) {
@@ -198,7 +205,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     }
     bool From = Type & kMapFrom;
     bool Copied = false;
-    if (From && (Found.IsLast || (Type & kMapAlways)) && !Found.IsHostPtr) {
+    if (From && (Found.IsLast || (Type & kMapAlways)) && !Found.IsHostPtr && !Found.Dropped) {
       if (info::enabled(kInfoDataTransfer))
         info::print(D.id(),
                     "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT

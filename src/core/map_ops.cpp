@@ -170,6 +170,34 @@ Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) {
   return R;
 }
 
+// The `from` copy of a range whose last reference goes (T.Mutex held, the
+// entry still linked), complete when this returns: nobody can map the range
+// anew, and read the host memory, until the data is back. Issued on Sync,
+// an AsyncInfo of a device that completes synchronously, or else on one of
+// its own that it synchronizes.
+Status copyBackLocked(Device &D, const MapEntry &E, void *HstBegin, int64_t Size,
+                      map_var_info_t Name, AsyncInfo *Sync = nullptr) {
+  void *Tgt = reinterpret_cast<void *>(E.TgtBegin + (reinterpret_cast<uintptr_t>(HstBegin) - E.HstBegin));
+  if (info::enabled(abi::kInfoDataTransfer))
+    info::print(D.id(),
+                "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT
+                ", Size=%" PRId64 ", Name=%s",
+                OMPT_PTR(Tgt), OMPT_PTR(HstBegin), Size, nameOf(Name).c_str());
+  if (Sync) return D.retrieve(HstBegin, Tgt, Size, *Sync);
+  AsyncInfo Async(D);
+  Status Result = D.retrieve(HstBegin, Tgt, Size, Async);
+  if (Status S = Async.synchronize(); !S && Result) Result = std::move(S);
+  return Result;
+}
+
+// After a copy back: host pointer values the copy overwrote with device
+// addresses are put back.
+void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size) {
+  auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
+  T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
+                  [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
+}
+
 Status finishRemoval(Device &D, const Removal &R) {
   MappingTable &T = D.mappings();
   // Pointers attached inside the freed storage are forgotten with it.
@@ -199,7 +227,8 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
       // DropNow: what dropReference would do, minus a second lookup. The
       // messages stay LLVM 14's: a surviving entry is "decremented", the
       // last reference a "deferred final decrement" (then it goes).
-      bool DropNow = Req.UpdateRef && Req.DropNow && !(Result.IsLast && Req.CopyIfLast);
+      bool DropNow = Req.UpdateRef && Req.DropNow &&
+                     !(Result.IsLast && Req.CopyIfLast && !Req.CopyBackNow);
       if (DropNow && !Result.IsLast) {
         if (Req.ForceDelete) E.resetRef(Req.Hold);
         E.decRef(Req.Hold);
@@ -218,6 +247,13 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
                     Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
                     Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
       if (DropNow && Result.IsLast) {
+        if (Req.CopyIfLast) {
+          if (Status S = copyBackLocked(D, E, Req.HstBegin, Req.Size, Req.Name, Req.CopyBackNow); !S) {
+            debug::error("%s", S.error().message().c_str());
+            Result.CopyError = true;
+          }
+          Result.CopiedBack = true;
+        }
         if (Req.ForceDelete) E.resetRef(Req.Hold);
         E.decRef(Req.Hold);
         Result.Dropped = true;
@@ -228,6 +264,7 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
       Result.TgtPtr = Req.HstBegin;
     }
   }
+  if (Result.CopiedBack && T.hasShadows()) restoreShadows(T, Req.HstBegin, Req.Size);
   if (Removed.Tgt) {
     if (Status S = finishRemoval(D, Removed); !S) {
       debug::error("%s", S.error().message().c_str());
@@ -264,20 +301,14 @@ Status dropReference(Device &D, const DropRequest &R) {
     if (E.totalRef() != 0) return Status::success();
     if (R.CopyBackIfLast && !R.AlreadyCopied) {
       // Another construct dropped its reference first, so this one turned
-      // out to be the last: its `from` copy happens now, while the entry
-      // still exists, so nobody maps the range anew (and reads the host
-      // memory) until the data is back. Rare, so holding the lock is fine.
-      void *TgtOfRange = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
-      AsyncInfo Async(D);
-      Result = D.retrieve(R.HstBegin, TgtOfRange, R.Size, Async);
-      if (Status S = Async.synchronize(); !S && Result) Result = std::move(S);
+      // out to be the last: its `from` copy happens now. Rare, so holding
+      // the lock is fine.
+      Result = copyBackLocked(D, E, R.HstBegin, R.Size, nullptr);
       CopiedBack = true;
     }
     Removed = unlinkLocked(D, T, E);
   }
-  if (CopiedBack)
-    T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(R.Size), false,
-                    [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
+  if (CopiedBack && T.hasShadows()) restoreShadows(T, R.HstBegin, R.Size);
   if (Status S = finishRemoval(D, Removed); !S && Result) Result = std::move(S);
   return Result;
 }

@@ -39,8 +39,10 @@ struct FoundPointer {
   void *TgtPtr = nullptr;
   bool IsLast = false;
   bool IsHostPtr = false;
-  bool Dropped = false;    // DropNow applied: the reference is gone
-  bool DropError = false;  // and freeing the entry it removed failed (reported)
+  bool Dropped = false;     // DropNow applied: the reference is gone
+  bool DropError = false;   // and freeing the entry it removed failed (reported)
+  bool CopiedBack = false;  // CopyBackNow applied: the data is back on the host
+  bool CopyError = false;   // and that copy failed (reported)
 };
 
 struct FindRequest {
@@ -56,6 +58,11 @@ struct FindRequest {
   // that goes is removed and freed here.
   bool DropNow = false;
   bool CopyIfLast = false;  // `from`: the last reference copies back
+  // With DropNow and CopyIfLast: when the entry goes, copy it back here, on
+  // this AsyncInfo of a device that completes synchronously, under the lock,
+  // and remove it (small sizes: the copy is a short memcpy).
+  AsyncInfo *CopyBackNow = nullptr;
+  map_var_info_t Name = nullptr;  // for the copy's info line
 };
 
 // getTgtPtrBegin: finds the mapping and predicts whether dropping a
