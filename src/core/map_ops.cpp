@@ -246,14 +246,19 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
                     ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
                     Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
                     Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
-      if (DropNow && Result.IsLast) {
-        if (Req.CopyIfLast) {
-          if (Status S = copyBackLocked(D, E, Req.HstBegin, Req.Size, Req.Name, Req.CopyBackNow); !S) {
-            debug::error("%s", S.error().message().c_str());
-            Result.CopyError = true;
-          }
+      bool Drop = DropNow && Result.IsLast;
+      if (Drop && Req.CopyIfLast) {
+        if (Status S = copyBackLocked(D, E, Req.HstBegin, Req.Size, Req.Name, Req.CopyBackNow); !S) {
+          // The entry keeps its last reference: data is never dropped
+          // unseen, and a later exit can retry the copy.
+          debug::error("%s", S.error().message().c_str());
+          Result.CopyError = true;
+          Drop = false;
+        } else {
           Result.CopiedBack = true;
         }
+      }
+      if (Drop) {
         if (Req.ForceDelete) E.resetRef(Req.Hold);
         E.decRef(Req.Hold);
         Result.Dropped = true;

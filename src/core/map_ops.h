@@ -42,7 +42,7 @@ struct FoundPointer {
   bool Dropped = false;     // DropNow applied: the reference is gone
   bool DropError = false;   // and freeing the entry it removed failed (reported)
   bool CopiedBack = false;  // CopyBackNow applied: the data is back on the host
-  bool CopyError = false;   // and that copy failed (reported)
+  bool CopyError = false;   // that copy failed (reported): nothing was dropped
 };
 
 struct FindRequest {

@@ -421,6 +421,9 @@ std::unique_ptr<Plugin> makePlugin() {
     F.run_target_team_region_async = runTeamRegionAsync;
     F.synchronize = synchronize;
     F.accept_deferred_retrieves = acceptDeferredRetrieves;
+  } else {
+    // Only synchronous entries: every operation is complete when it returns.
+    F.completes_synchronously = [](int32_t) -> int32_t { return 1; };
   }
   return Plugin::fromFunctions(Async ? "fake-async" : "fake-sync", F);
 }

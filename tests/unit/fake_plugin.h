@@ -6,7 +6,8 @@
 // allocation was freed. Fresh allocations are filled with kFillByte so that
 // bytes never copied are recognizable. With Config::Async the asynchronous
 // entries are present and queue their work until synchronize (like a GPU
-// stream); without it only the synchronous entries exist.
+// stream); without it only the synchronous entries exist (and the fake says it
+// completes synchronously, as the host device does in its immediate mode).
 //
 // Fault injection: failX(N) makes the Nth call of X from now on (1-based)
 // return OFFLOAD_FAIL (allocation returns null). Every entry counts its calls.
