@@ -24,8 +24,12 @@
 // Enqueued_, Done_, FirstError_, Stop_ and Idle-/WorkCV_ waits. The worker
 // runs an operation with Mutex_ released, so enqueue() and synchronize() from
 // the owning thread never wait for an operation to finish (except
-// synchronize(), by design). Operations of one queue are issued by one
-// thread at a time (the core's protocol: a queue belongs to one AsyncInfo).
+// synchronize(), by design). Copies and kernels of one queue are issued by
+// one thread at a time (the core's protocol: a queue belongs to one
+// AsyncInfo); another thread may enqueue an event record at any time, even
+// after the owner's synchronize (the plugin says queues_persist): enqueue
+// takes Mutex_, and a record that arrives during the owner's synchronize is
+// simply waited for too.
 // No busy-waiting: the worker sleeps on WorkCV_, synchronize() on IdleCV_.
 //
 // HostEvent: record(Q) creates a new generation G (Recorded_) and marks it
