@@ -1,15 +1,12 @@
 #include "data_constructs.h"
 
 #include <cinttypes>
-#include <memory>
-#include <new>
-#include <type_traits>
-#include <vector>
 
 #include "debug.h"
 #include "info.h"
 #include "map_ops.h"
 #include "mappers.h"
+#include "small_array.h"
 
 namespace omptarget::core {
 
@@ -46,39 +43,6 @@ Status attachPointer(Device &D, void **PtrAddr, void *PtrTgtAddr, void *HstPtrVa
              PtrTgtAddr, TgtValue, HstPtrValue);
   return D.submitPointer(PtrTgtAddr, TgtValue, Async);
 }
-
-// The drops a construct defers until after its synchronize, in order; on
-// the stack for the usual handful of arguments.
-class DropList {
- public:
-  DropList() = default;
-  DropList(const DropList &) = delete;
-  DropList &operator=(const DropList &) = delete;
-
-  void add(const DropRequest &R) {
-    if (NumInline_ < kInline)
-      std::construct_at(inlineSlot(NumInline_++), R);
-    else
-      More_.push_back(R);
-  }
-  template <typename FnT>
-  void forEach(FnT &&Fn) {
-    for (size_t I = 0; I < NumInline_; ++I) Fn(*inlineSlot(I));
-    for (const DropRequest &R : More_) Fn(R);
-  }
-
- private:
-  static_assert(std::is_trivially_destructible_v<DropRequest>);
-  static constexpr size_t kInline = 8;
-  // Raw storage: constructing kInline requests up front would cost more than
-  // the whole list does on a construct that drops nothing later.
-  DropRequest *inlineSlot(size_t I) {
-    return std::launder(reinterpret_cast<DropRequest *>(Inline_ + I * sizeof(DropRequest)));
-  }
-  alignas(DropRequest) unsigned char Inline_[kInline * sizeof(DropRequest)];
-  size_t NumInline_ = 0;
-  std::vector<DropRequest> More_;
-};
 
 }  // namespace
 
@@ -159,7 +123,8 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
 }
 
 Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
-  DropList Drops;
+  // The drops deferred until after the construct's synchronize, in order.
+  SmallArray<DropRequest, 8> Drops;
   for (int32_t I = A.Num - 1; I >= 0; --I) {
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;
@@ -246,12 +211,12 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
       Drop.CopyBackIfLast = From;
       Drop.AlreadyCopied = Copied;
       if (!Settled)
-        Drops.add(Drop);
+        Drops.push_back(Drop);
       else if (Status S = dropReference(D, Drop); !S)
         return S;
     }
   }
-  Drops.forEach([&](const DropRequest &R) { Async.afterSync([&D, R] { return dropReference(D, R); }); });
+  for (const DropRequest &R : Drops) Async.afterSync([&D, R] { return dropReference(D, R); });
   return Status::success();
 }
 

@@ -1,12 +1,15 @@
 // SmallArray<T, N>: a growable array of trivially copyable T whose first N
-// elements live inside the object, uninitialized until written. The
-// per-construct argument lists (kernel arguments, offsets, device
-// addresses) use it: no allocator object to set up and tear down, no
-// zeroing, and no heap for the usual handful of arguments.
+// elements live inside the object, in raw storage until written (no element
+// is constructed up front, default member initializers included). The
+// per-construct lists (kernel arguments, offsets, device addresses, deferred
+// drops) use it: no allocator object to set up and tear down, no zeroing,
+// and no heap for the usual handful of arguments.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -30,24 +33,28 @@ class SmallArray {
     Data_ = Heap_.data();
     Capacity_ = Capacity;
   }
-  void push_back(T Value) {
+  void push_back(const T &Value) {
     if (Size_ == Capacity_) reserve(Capacity_ * 2);
-    Data_[Size_++] = Value;
+    std::construct_at(Data_ + Size_++, Value);
   }
   // Size Count, every element Value.
-  void assign(size_t Count, T Value) {
+  void assign(size_t Count, const T &Value) {
     reserve(Count);
-    std::fill(Data_, Data_ + Count, Value);
+    std::uninitialized_fill_n(Data_, Count, Value);
     Size_ = Count;
   }
   T &operator[](size_t I) { return Data_[I]; }
   T *data() { return Data_; }
+  T *begin() { return Data_; }
+  T *end() { return Data_ + Size_; }
   size_t size() const { return Size_; }
 
  private:
-  T Inline_[N];
+  T *inlineData() { return std::launder(reinterpret_cast<T *>(Inline_)); }
+
+  alignas(T) unsigned char Inline_[N * sizeof(T)];
   std::vector<T> Heap_;
-  T *Data_ = Inline_;
+  T *Data_ = inlineData();
   size_t Size_ = 0;
   size_t Capacity_ = N;
 };
