@@ -32,12 +32,17 @@ CudaDevice::StreamState::StreamState(size_t SmallCopyBytes)
 
 Status CudaDevice::activate() const { return check(driver().cuCtxSetCurrent(Context_), "cuCtxSetCurrent"); }
 
-Status CudaDevice::checkOnStream(CUresult R, const char *What, void *Queue) {
-  if (R == CUDA_SUCCESS) return {};
-  // A kernel's fault shows at whatever stream operation comes next: name it.
+Status CudaDevice::blameLastKernel(Status S, void *Queue) {
+  if (S) return S;
+  // A kernel's fault shows at whatever operation on its stream comes next.
   if (const char *Kernel = streamState(Queue).LastKernel.load(std::memory_order_relaxed))
-    return makeError("kernel %s failed, or %s after it did: %s", Kernel, What, errorText(R).c_str());
-  return makeError("%s: %s", What, errorText(R).c_str());
+    return makeError("kernel %s failed, or an operation after it on its stream did: %s", Kernel,
+                     S.error().message().c_str());
+  return S;
+}
+
+Status CudaDevice::checkOnStream(CUresult R, const char *What, void *Queue) {
+  return blameLastKernel(check(R, What), Queue);
 }
 
 Status CudaDevice::initImpl() {
@@ -190,11 +195,7 @@ Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, v
   if (Staging_.wanted(HstPtr, Size)) {
     // Synchronous: a failure of the kernel before it on the stream shows
     // here rather than at synchronize, so name the kernel as synchronize would.
-    Status S = Staging_.deviceToHost(HstPtr, devPtr(TgtPtr), Size, stream(Queue));
-    if (S) return S;
-    const char *Kernel = streamState(Queue).LastKernel.load(std::memory_order_relaxed);
-    if (!Kernel) return S;
-    return makeError("kernel %s failed or a staged copy after it did: %s", Kernel, S.error().message().c_str());
+    return blameLastKernel(Staging_.deviceToHost(HstPtr, devPtr(TgtPtr), Size, stream(Queue)), Queue);
   }
   if (deferredRetrievesAccepted()) {
     plugin::SmallCopyBuffer &Small = streamState(Queue).SmallCopies;

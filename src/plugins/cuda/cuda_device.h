@@ -97,7 +97,9 @@ class CudaDevice final : public plugin::GenericDevice {
  private:
   // Makes this device's context current on the calling thread.
   Status activate() const;
-  // Status of a stream operation; a failure names the stream's last kernel.
+  // S, a stream operation's outcome; a failure names the stream's last kernel.
+  Status blameLastKernel(Status S, void *Queue);
+  // blameLastKernel of a driver call's result.
   Status checkOnStream(CUresult R, const char *What, void *Queue);
   int32_t occupancy(CudaKernel &K, int32_t Threads) const;
 
