@@ -40,6 +40,7 @@ CUDA=${CUDA_HOME:-/usr/local/cuda}
 MAX_BUNDLE_MIB=60
 
 die() { echo "run_gpu_bench.sh: $*" >&2; exit 1; }
+. "$HERE/../bundle_common.sh"
 
 # ---------------------------------------------------------------- build ----
 # Libraries LLVM 14's CUDA plugin (and core) need beyond the C/C++ runtime
@@ -98,24 +99,15 @@ build() {
   fi
   cp "$deps" "$stage/llvm-deps.tar.xz"
 
-  { echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo +dirty)"
-    echo "clang=$("$LLVM/bin/clang" --version | head -1)"
-    echo "nvcc=$("$CUDA/bin/nvcc" --version | tail -1)"; } > "$stage/BUILD_INFO"
-  tar -C "$stage" -czf "$out/bundle.tar.gz" . || die "cannot pack the bundle"
+  bundle_write_info "$stage"
+  bundle_pack "$stage" "$out" MiB
   rm -rf "$stage"
-  local bytes
-  bytes=$(stat -c %s "$out/bundle.tar.gz")
-  echo "bundle: $out/bundle.tar.gz ($((bytes / 1024 / 1024)) MiB)"
-  [ "$bytes" -lt $((MAX_BUNDLE_MIB * 1024 * 1024)) ] || die "the bundle is larger than $MAX_BUNDLE_MIB MiB"
 }
 
 # ----------------------------------------------------------- unpacking ----
 unpack() {  # BUNDLE_DIR -> prints the directory it unpacked to
-  local bundle=$1 dir
-  [ -f "$bundle/bundle.tar.gz" ] || die "no bundle at $bundle (run '$0 build' first)"
-  dir=$(mktemp -d /tmp/omptarget-gpu-bench.XXXXXX)
-  tar -C "$dir" -xzf "$bundle/bundle.tar.gz" || die "cannot unpack $bundle/bundle.tar.gz"
+  local dir
+  dir=$(bundle_unpack "$1" omptarget-gpu-bench) || exit 1
   mkdir -p "$dir/lib/llvm-deps"
   if command -v xz >/dev/null 2>&1; then
     xz -dc "$dir/llvm-deps.tar.xz" | tar -C "$dir/lib/llvm-deps" -xf - || die "cannot unpack llvm-deps.tar.xz"

@@ -31,6 +31,7 @@ CUDA=${CUDA_HOME:-/usr/local/cuda}
 MAX_BUNDLE_MIB=10
 
 die() { echo "run_multigpu.sh: $*" >&2; exit 1; }
+. "$HERE/../bundle_common.sh"
 
 build() {
   local out=${1:-$ROOT/build/multigpu} lib=$ROOT/build/lib
@@ -52,24 +53,13 @@ build() {
   "$CUDA/bin/nvcc" -O2 -std=c++17 -arch=sm_90 -o "$stage/bin/peer_matrix_raw" "$HERE/peer_matrix_raw.cu" \
     -L"$CUDA/lib64/stubs" -lcuda || die "peer_matrix_raw did not compile"
   cp "$lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/"
-  { echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo +dirty)"
-    echo "clang=$("$LLVM/bin/clang" --version | head -1)"
-    echo "nvcc=$("$CUDA/bin/nvcc" --version | tail -1)"; } > "$stage/BUILD_INFO"
-  tar -C "$stage" -czf "$out/bundle.tar.gz" . || die "cannot pack the bundle"
+  bundle_write_info "$stage"
+  bundle_pack "$stage" "$out" KiB
   rm -rf "$work"
-  local bytes
-  bytes=$(stat -c %s "$out/bundle.tar.gz")
-  echo "bundle: $out/bundle.tar.gz ($((bytes / 1024)) KiB)"
-  [ "$bytes" -lt $((MAX_BUNDLE_MIB * 1024 * 1024)) ] || die "the bundle is larger than $MAX_BUNDLE_MIB MiB"
 }
 
 unpack() {  # BUNDLE_DIR -> prints the directory it unpacked to
-  local bundle=$1 dir
-  [ -f "$bundle/bundle.tar.gz" ] || die "no bundle at $bundle (run '$0 build' first)"
-  dir=$(mktemp -d /tmp/omptarget-multigpu.XXXXXX)
-  tar -C "$dir" -xzf "$bundle/bundle.tar.gz" || die "cannot unpack $bundle/bundle.tar.gz"
-  echo "$dir"
+  bundle_unpack "$1" omptarget-multigpu
 }
 
 # Runs a program with the bundle's libraries and none of the caller's runtime
