@@ -13,16 +13,18 @@
 
 namespace omptarget::core::info {
 
-namespace {
-// -1: not read yet. Constant-initialized so the hot path has no static guard.
+namespace detail {
 std::atomic<int64_t> Level{-1};
 
 uint32_t readLevel() {
   auto Value = static_cast<uint32_t>(env::getInt("LIBOMPTARGET_INFO", 0, INT32_MIN, UINT32_MAX));
-  int64_t Expected = -1;
-  Level.compare_exchange_strong(Expected, Value);
+  int64_t Unread = -1;
+  Level.compare_exchange_strong(Unread, Value);
   return static_cast<uint32_t>(Level.load());
 }
+}  // namespace detail
+
+namespace {
 
 std::vector<std::string> split(const std::string &Text) {
   std::vector<std::string> Fields;
@@ -37,11 +39,7 @@ std::vector<std::string> split(const std::string &Text) {
 }
 }  // namespace
 
-uint32_t level() {
-  int64_t L = Level.load(std::memory_order_relaxed);
-  return L >= 0 ? static_cast<uint32_t>(L) : readLevel();
-}
-void setLevel(uint32_t Flags) { Level.store(Flags, std::memory_order_relaxed); }
+void setLevel(uint32_t Flags) { detail::Level.store(Flags, std::memory_order_relaxed); }
 
 void print(int32_t DeviceId, const char *Format, ...) {
   va_list Args;

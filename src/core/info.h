@@ -2,6 +2,7 @@
 // source locations from clang's ident_t, and variable names from map names.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -17,7 +18,17 @@ class Device;
 
 namespace info {
 
-uint32_t level();
+namespace detail {
+// -1: not read yet (constant-initialized: no static guard on the hot path).
+extern std::atomic<int64_t> Level;
+uint32_t readLevel();
+}  // namespace detail
+
+// Flags from LIBOMPTARGET_INFO, read once.
+inline uint32_t level() {
+  int64_t L = detail::Level.load(std::memory_order_relaxed);
+  return L >= 0 ? static_cast<uint32_t>(L) : detail::readLevel();
+}
 void setLevel(uint32_t Flags);
 inline bool enabled(uint32_t Kind) { return (level() & Kind) != 0; }
 

@@ -39,28 +39,28 @@ std::string MapEntry::refToString(bool Hold) const {
 
 LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
   LookupResult Result;
-  if (Entries_.empty()) return Result;
+  if (ByRange_.empty()) return Result;
   uintptr_t End = Begin + static_cast<uintptr_t>(Size);
   // Fast path: an entry starting exactly here that holds the whole range.
-  if (auto Exact = ByBegin_.find(Begin); Exact != ByBegin_.end()) {
-    MapEntry &E = *Exact->second;
+  if (MapEntry *Exact = ByBegin_.find(Begin)) {
+    MapEntry &E = *Exact;
     if (E.HstBegin == E.HstEnd ? Size == 0 : End <= E.HstEnd) {
       Result.Entry = &E;
       Result.IsContained = true;
       return Result;
     }
   }
-  auto Upper = Entries_.upper_bound(Begin);
-  if (Upper != Entries_.begin()) {
-    MapEntry &E = std::prev(Upper)->second;
+  auto Upper = ByRange_.upper_bound(Begin);
+  if (Upper != ByRange_.begin()) {
+    MapEntry &E = *std::prev(Upper)->second;
     Result.Entry = &E;
     // A zero-sized entry contains exactly its own address.
     Result.IsContained = (Begin >= E.HstBegin && Begin < E.HstEnd && End <= E.HstEnd) ||
                          (E.HstBegin == E.HstEnd && Begin == E.HstBegin && Size == 0);
     Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
   }
-  if (!(Result.IsContained || Result.ExtendsAfter) && Upper != Entries_.end()) {
-    MapEntry &E = Upper->second;
+  if (!(Result.IsContained || Result.ExtendsAfter) && Upper != ByRange_.end()) {
+    MapEntry &E = *Upper->second;
     Result.Entry = &E;
     Result.ExtendsBefore = Begin < E.HstBegin && End > E.HstBegin;
     Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
@@ -71,10 +71,13 @@ LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
 
 MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt,
                                bool Hold, map_var_info_t Name, bool Infinite) {
-  auto [It, Inserted] = Entries_.try_emplace(Begin);
+  auto [It, Inserted] = ByRange_.try_emplace(Begin, nullptr);
   assert(Inserted && "overlapping map entry");
   (void)Inserted;
-  MapEntry &Entry = It->second;
+  MapEntry &Entry = Storage_.emplace_front();
+  Entry.InStorage = Storage_.begin();
+  Entry.InIndex = It;
+  It->second = &Entry;
   Entry.HstBase = Base;
   Entry.HstBegin = Begin;
   Entry.HstEnd = End;
@@ -87,27 +90,25 @@ MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, u
     Entry.DynRef = Hold ? 0 : 1;
     Entry.HoldRef = Hold ? 1 : 0;
   }
-  ByBegin_[Begin] = &Entry;
+  ByBegin_.insert(Begin, &Entry);
   return Entry;
 }
 
 void MappingTable::erase(MapEntry &Entry) {
-  uintptr_t Begin = Entry.HstBegin;
-  ByBegin_.erase(Begin);
-  Entries_.erase(Begin);
+  ByBegin_.erase(Entry.HstBegin);
+  ByRange_.erase(Entry.InIndex);
+  Storage_.erase(Entry.InStorage);
 }
 
 void MappingTable::forEach(const std::function<void(const MapEntry &)> &Visit) const {
-  for (const auto &[Key, Entry] : Entries_) Visit(Entry);
+  for (const auto &[Key, Entry] : ByRange_) Visit(*Entry);
 }
 
 size_t MappingTable::eraseRange(uintptr_t Begin, uintptr_t End) {
   size_t Count = 0;
-  auto It = Entries_.lower_bound(Begin);
-  while (It != Entries_.end() && It->first < End) {
-    ByBegin_.erase(It->first);
-    It = Entries_.erase(It);
-    ++Count;
+  for (auto It = ByRange_.lower_bound(Begin); It != ByRange_.end() && It->first < End; ++Count) {
+    MapEntry &Entry = *(It++)->second;
+    erase(Entry);
   }
   return Count;
 }

@@ -18,20 +18,25 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory_resource>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "flat_hash_map.h"
 #include "free_list_resource.h"
 #include "omptarget/abi.h"
 
 namespace omptarget::core {
 
 constexpr uint64_t kInfiniteRef = ~uint64_t(0);
+
+struct MapEntry;
+// The table's address-ordered index: begin address -> entry.
+using RangeIndex = std::pmr::map<uintptr_t, MapEntry *>;
 
 struct MapEntry {
   uintptr_t HstBase = 0;
@@ -60,6 +65,10 @@ struct MapEntry {
   // lock, cleared before TransferMutex is released): a reuser that sees both
   // flags false needs neither the lock nor a wait.
   std::atomic<bool> TransferBusy{false};
+  // Where the table keeps this entry: erasing it needs no second search
+  // (set by MappingTable::insert, used only by the table).
+  RangeIndex::iterator InIndex;
+  std::pmr::list<MapEntry>::iterator InStorage;
 
   int64_t size() const { return static_cast<int64_t>(HstEnd - HstBegin); }
   uint64_t totalRef() const;
@@ -95,7 +104,7 @@ class MappingTable {
   MapEntry &insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt, bool Hold,
                    map_var_info_t Name, bool Infinite = false);
   void erase(MapEntry &Entry);
-  size_t size() const { return Entries_.size(); }
+  size_t size() const { return ByRange_.size(); }
   // Visit entries in address order (for dumps and teardown).
   void forEach(const std::function<void(const MapEntry &)> &Visit) const;
   // Removes the entries that begin in [Begin, End); returns how many.
@@ -112,15 +121,18 @@ class MappingTable {
                      const std::function<void(void **, const ShadowPointer &)> &Visit);
 
  private:
-  // Entries live in the map's nodes (stable addresses, one allocation each);
-  // ByBegin_ indexes them by exact begin address, the common lookup.
-  // Nodes come from chunks (locality for lookups in large tables) through
-  // free lists (mapping and unmapping a fresh array costs no trip to
-  // malloc). Both are guarded by Mutex, like the containers.
+  // Entries live in Storage_'s nodes (stable addresses). ByRange_ orders
+  // them by address for range lookups; its nodes hold a key and a pointer
+  // only, so a search through a large table touches few cache lines (an
+  // entry with its locks is three). ByBegin_ finds them by exact begin
+  // address, the common lookup (open addressing: no allocation).
+  // Nodes come from chunks (locality) through free lists (mapping and
+  // unmapping a fresh array costs no trip to malloc). All guarded by Mutex.
   std::pmr::monotonic_buffer_resource NodeChunks_;
   FreeListResource NodePool_{&NodeChunks_};
-  std::pmr::map<uintptr_t, MapEntry> Entries_{&NodePool_};
-  std::pmr::unordered_map<uintptr_t, MapEntry *> ByBegin_{&NodePool_};
+  std::pmr::list<MapEntry> Storage_{&NodePool_};
+  RangeIndex ByRange_{&NodePool_};
+  FlatHashMap<uintptr_t, MapEntry *> ByBegin_;
   std::mutex ShadowMutex_;
   std::map<uintptr_t, ShadowPointer> Shadows_;
   std::atomic<size_t> ShadowCount_{0};  // Shadows_.size(), readable without the lock

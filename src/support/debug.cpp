@@ -11,10 +11,16 @@
 
 namespace omptarget::debug {
 
-int level() {
-  static const int Level = static_cast<int>(env::getInt("LIBOMPTARGET_DEBUG", 0, 0, 1 << 30));
-  return Level;
+namespace detail {
+std::atomic<int> Level{-1};
+
+int readLevel() {
+  int Value = static_cast<int>(env::getInt("LIBOMPTARGET_DEBUG", 0, 0, 1 << 30));
+  int Unread = -1;
+  Level.compare_exchange_strong(Unread, Value);
+  return Level.load();
 }
+}  // namespace detail
 
 namespace {
 // Whole lines go out in one fputs so that threads do not interleave.

@@ -5,6 +5,11 @@
 
 namespace omptarget {
 
+const std::string &Error::emptyMessage() {
+  static const std::string Empty;
+  return Empty;
+}
+
 std::string formatStringV(const char *Format, va_list Args) {
   va_list Copy;
   va_copy(Copy, Args);
