@@ -50,17 +50,17 @@ LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
       return Result;
     }
   }
-  auto Upper = ByRange_.upper_bound(Begin);
-  if (Upper != ByRange_.begin()) {
-    MapEntry &E = *std::prev(Upper)->second;
+  auto Near = ByRange_.around(Begin);
+  if (Near.AtOrBefore) {
+    MapEntry &E = *Near.AtOrBefore->Val;
     Result.Entry = &E;
     // A zero-sized entry contains exactly its own address.
     Result.IsContained = (Begin >= E.HstBegin && Begin < E.HstEnd && End <= E.HstEnd) ||
                          (E.HstBegin == E.HstEnd && Begin == E.HstBegin && Size == 0);
     Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
   }
-  if (!(Result.IsContained || Result.ExtendsAfter) && Upper != ByRange_.end()) {
-    MapEntry &E = *Upper->second;
+  if (!(Result.IsContained || Result.ExtendsAfter) && Near.After) {
+    MapEntry &E = *Near.After->Val;
     Result.Entry = &E;
     Result.ExtendsBefore = Begin < E.HstBegin && End > E.HstBegin;
     Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
@@ -71,13 +71,10 @@ LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
 
 MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt,
                                bool Hold, map_var_info_t Name, bool Infinite) {
-  auto [It, Inserted] = ByRange_.try_emplace(Begin, nullptr);
-  assert(Inserted && "overlapping map entry");
-  (void)Inserted;
   MapEntry &Entry = Storage_.emplace_front();
   Entry.InStorage = Storage_.begin();
-  Entry.InIndex = It;
-  It->second = &Entry;
+  [[maybe_unused]] bool Inserted = ByRange_.insert(Begin, &Entry);
+  assert(Inserted && "overlapping map entry");
   Entry.HstBase = Base;
   Entry.HstBegin = Begin;
   Entry.HstEnd = End;
@@ -96,21 +93,18 @@ MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, u
 
 void MappingTable::erase(MapEntry &Entry) {
   ByBegin_.erase(Entry.HstBegin);
-  ByRange_.erase(Entry.InIndex);
+  ByRange_.erase(Entry.HstBegin);
   Storage_.erase(Entry.InStorage);
 }
 
 void MappingTable::forEach(const std::function<void(const MapEntry &)> &Visit) const {
-  for (const auto &[Key, Entry] : ByRange_) Visit(*Entry);
+  ByRange_.forEach([&](uintptr_t, const MapEntry *Entry) { Visit(*Entry); });
 }
 
 size_t MappingTable::eraseRange(uintptr_t Begin, uintptr_t End) {
-  size_t Count = 0;
-  for (auto It = ByRange_.lower_bound(Begin); It != ByRange_.end() && It->first < End; ++Count) {
-    MapEntry &Entry = *(It++)->second;
-    erase(Entry);
-  }
-  return Count;
+  auto Doomed = ByRange_.range(Begin, End);
+  for (const auto &Item : Doomed) erase(*Item.Val);
+  return Doomed.size();
 }
 
 bool MappingTable::setShadow(void **HstPtrAddr, const ShadowPointer &Shadow) {
