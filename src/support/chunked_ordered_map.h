@@ -40,7 +40,7 @@ class ChunkedOrderedMap {
 
   Neighbors around(uintptr_t Key) const {
     Neighbors N;
-    if (Chunks_.empty()) return N;
+    if (Size_ == 0) return N;
     size_t C = chunkFor(Key);
     const Chunk &Ch = *Chunks_[C];
     if (Key < Ch.Keys[0]) {  // before every key (C is 0)
@@ -85,7 +85,7 @@ class ChunkedOrderedMap {
 
   // Removes Key; false when it is not present.
   bool erase(uintptr_t Key) {
-    if (Chunks_.empty()) return false;
+    if (Size_ == 0) return false;
     size_t C = chunkFor(Key);
     Chunk &Ch = *Chunks_[C];
     uint32_t I = Ch.upperBound(Key);
@@ -96,7 +96,9 @@ class ChunkedOrderedMap {
     --Ch.Size;
     --Size_;
     if (Ch.Size == 0) {
-      removeChunk(C);
+      // The last chunk stays (empty): a table that goes from empty to one
+      // entry and back, a construct mapping one array, touches no vector.
+      if (Chunks_.size() > 1) removeChunk(C);
       return true;
     }
     FirstKeys_[C] = Ch.Keys[0];
@@ -119,7 +121,7 @@ class ChunkedOrderedMap {
   // The items whose keys are in [Begin, End), in key order.
   std::vector<Item> range(uintptr_t Begin, uintptr_t End) const {
     std::vector<Item> Found;
-    if (Chunks_.empty() || Begin >= End) return Found;
+    if (Size_ == 0 || Begin >= End) return Found;
     for (size_t C = chunkFor(Begin); C < Chunks_.size(); ++C) {
       const Chunk &Ch = *Chunks_[C];
       for (uint32_t I = 0; I < Ch.Size; ++I) {
@@ -181,8 +183,7 @@ class ChunkedOrderedMap {
     removeChunk(C);
   }
 
-  // A table that goes from empty to one entry and back (a construct mapping
-  // one array) keeps reusing one chunk instead of allocating it each time.
+  // Chunks removed by merges are reused by later splits.
   std::unique_ptr<Chunk> newChunk() {
     std::unique_ptr<Chunk> C = Spare_ ? std::move(Spare_) : std::make_unique_for_overwrite<Chunk>();
     C->Size = 0;
