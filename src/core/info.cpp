@@ -1,6 +1,5 @@
 #include "info.h"
 
-#include <atomic>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -14,14 +13,7 @@
 namespace omptarget::core::info {
 
 namespace detail {
-std::atomic<int64_t> Level{-1};
-
-uint32_t readLevel() {
-  auto Value = static_cast<uint32_t>(env::getInt("LIBOMPTARGET_INFO", 0, INT32_MIN, UINT32_MAX));
-  int64_t Unread = -1;
-  Level.compare_exchange_strong(Unread, Value);
-  return static_cast<uint32_t>(Level.load());
-}
+constinit env::CachedInt Level("LIBOMPTARGET_INFO", 0, INT32_MIN, UINT32_MAX);
 }  // namespace detail
 
 namespace {
@@ -39,7 +31,7 @@ std::vector<std::string> split(const std::string &Text) {
 }
 }  // namespace
 
-void setLevel(uint32_t Flags) { detail::Level.store(Flags, std::memory_order_relaxed); }
+void setLevel(uint32_t Flags) { detail::Level.set(Flags); }
 
 void print(int32_t DeviceId, const char *Format, ...) {
   va_list Args;

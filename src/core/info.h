@@ -2,9 +2,10 @@
 // source locations from clang's ident_t, and variable names from map names.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <string>
+
+#include "env.h"
 
 #include "omptarget/abi.h"
 
@@ -19,16 +20,12 @@ class Device;
 namespace info {
 
 namespace detail {
-// -1: not read yet (constant-initialized: no static guard on the hot path).
-extern std::atomic<int64_t> Level;
-uint32_t readLevel();
+extern env::CachedInt Level;
 }  // namespace detail
 
-// Flags from LIBOMPTARGET_INFO, read once.
-inline uint32_t level() {
-  int64_t L = detail::Level.load(std::memory_order_relaxed);
-  return L >= 0 ? static_cast<uint32_t>(L) : detail::readLevel();
-}
+// Flags from LIBOMPTARGET_INFO, read once (asked several times per construct).
+// A negative value (-1: everything) stands for its 32-bit pattern.
+inline uint32_t level() { return static_cast<uint32_t>(detail::Level.get()); }
 void setLevel(uint32_t Flags);
 inline bool enabled(uint32_t Kind) { return (level() & Kind) != 0; }
 

@@ -12,14 +12,7 @@
 namespace omptarget::debug {
 
 namespace detail {
-std::atomic<int> Level{-1};
-
-int readLevel() {
-  int Value = static_cast<int>(env::getInt("LIBOMPTARGET_DEBUG", 0, 0, 1 << 30));
-  int Unread = -1;
-  Level.compare_exchange_strong(Unread, Value);
-  return Level.load();
-}
+constinit env::CachedInt Level("LIBOMPTARGET_DEBUG", 0, 0, 1 << 30);
 }  // namespace detail
 
 namespace {

@@ -5,23 +5,18 @@
 // "Libomptarget message:", "Libomptarget error:", "Libomptarget fatal error N:".
 #pragma once
 
-#include <atomic>
 #include <cstdint>
+
+#include "env.h"
 
 namespace omptarget::debug {
 
 namespace detail {
-// -1: not read yet. Constant-initialized, so the inline read below needs no
-// static guard: it runs on every traced step of the hot path.
-extern std::atomic<int> Level;
-int readLevel();
+extern env::CachedInt Level;
 }  // namespace detail
 
-// Level from LIBOMPTARGET_DEBUG, read once.
-inline int level() {
-  int L = detail::Level.load(std::memory_order_relaxed);
-  return L >= 0 ? L : detail::readLevel();
-}
+// Level from LIBOMPTARGET_DEBUG, read once (asked on every traced step).
+inline int level() { return static_cast<int>(detail::Level.get()); }
 
 // Trace line "<Component> --> <text>" on stderr when the debug level is >= 1.
 void trace(const char *Component, const char *Format, ...) __attribute__((format(printf, 2, 3)));

@@ -43,4 +43,10 @@ int64_t getInt(const char *Name, int64_t Default, int64_t Min, int64_t Max) {
   return *Value;
 }
 
+int64_t CachedInt::read() const {
+  int64_t Unread = kUnread;
+  Value_.compare_exchange_strong(Unread, getInt(Name_, Default_, Min_, Max_));
+  return Value_.load(std::memory_order_relaxed);
+}
+
 }  // namespace omptarget::env

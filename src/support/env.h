@@ -3,6 +3,7 @@
 // default is used.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,5 +17,29 @@ int64_t getInt(const char *Name, int64_t Default, int64_t Min = INT64_MIN, int64
 
 // Parses an integer strictly; used by getInt and by the fuzz/unit tests.
 std::optional<int64_t> parseInt(const std::string &Text);
+
+// An integer variable read with getInt on first use, then kept. Declared at
+// namespace scope it is constant-initialized (no static guard), so get() is
+// one relaxed load on the hot path: the debug and info levels are asked
+// several times per construct. set() overrides the value (e.g. an API call).
+class CachedInt {
+ public:
+  constexpr CachedInt(const char *Name, int64_t Default, int64_t Min, int64_t Max)
+      : Name_(Name), Default_(Default), Min_(Min), Max_(Max) {}
+  int64_t get() const {
+    int64_t V = Value_.load(std::memory_order_relaxed);
+    return V != kUnread ? V : read();
+  }
+  void set(int64_t V) { Value_.store(V, std::memory_order_relaxed); }
+
+ private:
+  // A variable whose value is INT64_MIN is simply read again on every get().
+  static constexpr int64_t kUnread = INT64_MIN;
+  int64_t read() const;  // the first reader's value wins
+
+  const char *Name_;
+  int64_t Default_, Min_, Max_;
+  mutable std::atomic<int64_t> Value_{kUnread};
+};
 
 }  // namespace omptarget::env

@@ -103,3 +103,27 @@ TEST_F(EnvGetInt, RangeIsInclusive) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(EnvCachedInt, ReadsOnFirstUseThenKeepsTheValueUntilSet) {
+  ::setenv("OMPTARGET_TEST_CACHED_INT", "7", 1);
+  omptarget::env::CachedInt V("OMPTARGET_TEST_CACHED_INT", 3, -1, 100);
+  EXPECT_EQ(V.get(), 7);
+  ::setenv("OMPTARGET_TEST_CACHED_INT", "9", 1);
+  EXPECT_EQ(V.get(), 7) << "read once, not on every get()";
+  V.set(-1);
+  EXPECT_EQ(V.get(), -1);
+  ::unsetenv("OMPTARGET_TEST_CACHED_INT");
+}
+
+TEST(EnvCachedInt, OutOfRangeOrUnsetGivesTheDefault) {
+  ::setenv("OMPTARGET_TEST_CACHED_INT", "101", 1);
+  omptarget::env::CachedInt Bad("OMPTARGET_TEST_CACHED_INT", 3, -1, 100);
+  EXPECT_EQ(Bad.get(), 3);
+  ::unsetenv("OMPTARGET_TEST_CACHED_INT");
+  omptarget::env::CachedInt Unset("OMPTARGET_TEST_CACHED_INT", 4, 0, 100);
+  EXPECT_EQ(Unset.get(), 4);
+}
+
+}  // namespace
