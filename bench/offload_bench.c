@@ -21,7 +21,6 @@
 //   BENCH_BATCH_MS  target duration of one batch, in ms  (default 60)
 //   BENCH_CASES     comma-separated subset of case names (default all)
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,27 +28,13 @@
 #include <string.h>
 #include <time.h>
 
-// Entry points of libomptarget (the ABI clang 14 calls); only their addresses
-// are used, to ask the loader which object provides them.
-extern void __tgt_target_mapper(void);
-extern void __tgt_target_data_begin_mapper(void);
+#include "bench_common.h"
 
 enum { NUM_LIVE = 10000, NUM_FRESH = 64, ARRAY_DOUBLES = 64, VEC_N = 256 };
 
 static int g_batches = 7;
 static double g_batch_ms = 60.0;
 static const char *g_cases = NULL;
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static int case_enabled(const char *name) {
   if (!g_cases || !*g_cases)
@@ -346,35 +331,6 @@ static void setup_live_arrays(void) {
 }
 
 // ---------------------------------------------------------------------------
-static void print_loaded_libraries(void) {
-  Dl_info info;
-  if (dladdr((void *)&__tgt_target_mapper, &info) && info.dli_fname)
-    printf("lib kind=core_symbol symbol=__tgt_target_mapper path=%s\n", info.dli_fname);
-  else
-    printf("lib kind=core_symbol symbol=__tgt_target_mapper path=UNKNOWN\n");
-  FILE *maps = fopen("/proc/self/maps", "r");
-  if (!maps)
-    return;
-  char line[4096], last[4096] = "";
-  while (fgets(line, sizeof line, maps)) {
-    char *path = strchr(line, '/');
-    if (!path)
-      continue;
-    path[strcspn(path, "\n")] = '\0';
-    if (strcmp(path, last) == 0) // one line per object, not per segment
-      continue;
-    snprintf(last, sizeof last, "%s", path);
-    const char *base = strrchr(path, '/') + 1;
-    if (strncmp(base, "libomptarget.rtl.", 17) == 0)
-      printf("lib kind=plugin path=%s\n", path);
-    else if (strncmp(base, "libomptarget", 12) == 0)
-      printf("lib kind=core path=%s\n", path);
-    else if (strncmp(base, "libomp.", 7) == 0 || strncmp(base, "libomp-", 7) == 0)
-      printf("lib kind=openmp path=%s\n", path);
-  }
-  fclose(maps);
-}
-
 int main(void) {
   const char *s;
   if ((s = getenv("BENCH_BATCHES")) && atoi(s) > 0)

@@ -22,7 +22,7 @@
 //                      depend(inout: x[0]) in a chain, taskwait at the end  regions/s
 //
 // Output (one record a line, key=value):
-//   lib kind=core|plugin|openmp path=...
+//   lib kind=core_symbol|core|plugin|openmp|cuda ...  (see ../bench_common.h)
 //   info ...
 //   case=NAME value=V unit=U [min=.. max=.. reps=..]   (median of reps; for
 //        time units min is the best, for rates max is the best)
@@ -37,7 +37,6 @@
 //   GPU_BENCH_REPS      repetitions of the bandwidth cases (default per case)
 //   GPU_BENCH_TRIAD_LOG2 log2 of the triad's element count (28)
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,7 +44,7 @@
 #include <string.h>
 #include <time.h>
 
-extern void __tgt_target_mapper(void);
+#include "../bench_common.h"
 
 enum { VEC_N = 256, MAX_REPS = 256 };
 
@@ -54,17 +53,6 @@ static double g_batch_ms = 40.0;
 static int g_reps_override = 0;
 static int g_dev = 0;           // device used by the cases
 static int g_num_devices = 0;
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 // Prints a case line from per-rep values; `lower_is_better` picks which end
 // is the best one (min for times, max for rates).
@@ -332,32 +320,6 @@ static int case_f(void) {
 }
 
 // ------------------------------------------------------------------ main ----
-static void print_loaded_libraries(void) {
-  Dl_info info;
-  if (dladdr((void *)&__tgt_target_mapper, &info) && info.dli_fname)
-    printf("lib kind=core_symbol path=%s\n", info.dli_fname);
-  FILE *maps = fopen("/proc/self/maps", "r");
-  if (!maps) return;
-  char line[4096], last[4096] = "";
-  while (fgets(line, sizeof line, maps)) {
-    char *path = strchr(line, '/');
-    if (!path) continue;
-    path[strcspn(path, "\n")] = '\0';
-    if (strcmp(path, last) == 0) continue;
-    snprintf(last, sizeof last, "%s", path);
-    const char *base = strrchr(path, '/') + 1;
-    if (strncmp(base, "libomptarget.rtl.", 17) == 0)
-      printf("lib kind=plugin path=%s\n", path);
-    else if (strncmp(base, "libomptarget", 12) == 0)
-      printf("lib kind=core path=%s\n", path);
-    else if (strncmp(base, "libomp.", 7) == 0)
-      printf("lib kind=openmp path=%s\n", path);
-    else if (strncmp(base, "libcuda.", 8) == 0)
-      printf("lib kind=cuda path=%s\n", path);
-  }
-  fclose(maps);
-}
-
 int main(int argc, char **argv) {
   const char *s;
   g_smoke = (s = getenv("GPU_BENCH_SMOKE")) && atoi(s) > 0;
