@@ -1,6 +1,27 @@
 # Shared by the GPU bench bundle scripts (bench/gpu/run_gpu_bench.sh,
 # bench/multigpu/run_multigpu.sh); sourced, not run. The caller defines
-# ROOT, LLVM, CUDA, MAX_BUNDLE_MIB and die().
+# ROOT, MAX_BUNDLE_MIB and die().
+
+LLVM=${LLVM14_DIR:-/usr/lib/llvm-14}
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+
+# What every bundle build needs: our core and CUDA plugin, clang 14, nvcc.
+bundle_require_tools() {
+  local lib=$ROOT/build/lib
+  [ -f "$lib/libomptarget.so" ] && [ -f "$lib/libomptarget.rtl.cuda.so" ] ||
+    die "build the core and the CUDA plugin first (ninja -C build omptarget omptarget.rtl.cuda)"
+  [ -x "$LLVM/bin/clang" ] || die "clang 14 not found in $LLVM"
+  [ -x "$CUDA/bin/nvcc" ] || die "nvcc not found in $CUDA/bin"
+}
+
+# Compiles the OpenMP offload program SRC for the H200 (sm_90) into OUT,
+# with a --cuda-path directory made by tools/omptarget-sm90-path.
+bundle_compile_offload() {  # SRC OUT SM90_PATH
+  echo "compiling $(basename "$2") (clang 14, nvptx64 sm_90)"
+  "$LLVM/bin/clang" -O2 -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 \
+    --cuda-path="$3" -Wno-unknown-cuda-version -Wall -Wextra -o "$2" "$1" ||
+    die "$(basename "$1") did not compile"
+}
 
 # STAGE/BUILD_INFO: when and from what the bundle was built.
 bundle_write_info() {  # STAGE

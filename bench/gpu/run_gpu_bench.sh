@@ -35,8 +35,6 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-LLVM=${LLVM14_DIR:-/usr/lib/llvm-14}
-CUDA=${CUDA_HOME:-/usr/local/cuda}
 MAX_BUNDLE_MIB=60
 
 die() { echo "run_gpu_bench.sh: $*" >&2; exit 1; }
@@ -58,19 +56,13 @@ llvm_deps() {
 build() {
   local out=${1:-$ROOT/build/gpu-bench}
   local work=$ROOT/build/gpu-bench-work lib=$ROOT/build/lib
-  [ -f "$lib/libomptarget.so" ] && [ -f "$lib/libomptarget.rtl.cuda.so" ] ||
-    die "build the core and the CUDA plugin first (ninja -C build omptarget omptarget.rtl.cuda)"
-  [ -x "$LLVM/bin/clang" ] || die "clang 14 not found in $LLVM"
-  [ -x "$CUDA/bin/nvcc" ] || die "nvcc not found in $CUDA/bin"
+  bundle_require_tools
   [ -f "$LLVM/lib/libomptarget.rtl.cuda.so" ] || die "LLVM 14's CUDA plugin not found in $LLVM/lib"
   local stage=$work/stage sm90=$work/cuda-sm90
   rm -rf "$stage" "$out"; mkdir -p "$stage"/bin "$stage"/lib/ours "$stage"/lib/llvm "$out"
   "$ROOT/tools/omptarget-sm90-path" "$sm90" >/dev/null || die "cannot make the sm_90 CUDA path"
 
-  echo "compiling omp_gpu_bench (clang 14, nvptx64 sm_90)"
-  "$LLVM/bin/clang" -O2 -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 \
-    --cuda-path="$sm90" -Wno-unknown-cuda-version -Wall -Wextra \
-    -o "$stage/bin/omp_gpu_bench" "$HERE/omp_gpu_bench.c" || die "omp_gpu_bench did not compile"
+  bundle_compile_offload "$HERE/omp_gpu_bench.c" "$stage/bin/omp_gpu_bench" "$sm90"
   echo "compiling raw_cuda_bench (nvcc, sm_90)"
   "$CUDA/bin/nvcc" -O2 -std=c++17 -arch=sm_90 -o "$stage/bin/raw_cuda_bench" "$HERE/raw_cuda_bench.cu" \
     -L"$CUDA/lib64/stubs" -lcuda || die "raw_cuda_bench did not compile"

@@ -26,8 +26,6 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-LLVM=${LLVM14_DIR:-/usr/lib/llvm-14}
-CUDA=${CUDA_HOME:-/usr/local/cuda}
 MAX_BUNDLE_MIB=10
 
 die() { echo "run_multigpu.sh: $*" >&2; exit 1; }
@@ -35,19 +33,13 @@ die() { echo "run_multigpu.sh: $*" >&2; exit 1; }
 
 build() {
   local out=${1:-$ROOT/build/multigpu} lib=$ROOT/build/lib
-  [ -f "$lib/libomptarget.so" ] && [ -f "$lib/libomptarget.rtl.cuda.so" ] ||
-    die "build the core and the CUDA plugin first (ninja -C build omptarget omptarget.rtl.cuda)"
-  [ -x "$LLVM/bin/clang" ] || die "clang 14 not found in $LLVM"
-  [ -x "$CUDA/bin/nvcc" ] || die "nvcc not found in $CUDA/bin"
+  bundle_require_tools
   local work=$ROOT/build/multigpu-work
   local stage=$work/stage sm90=$work/cuda-sm90 p
   rm -rf "$work" "$out"; mkdir -p "$stage/bin" "$stage/lib" "$out"
   "$ROOT/tools/omptarget-sm90-path" "$sm90" >/dev/null || die "cannot make the sm_90 CUDA path"
   for p in peer_matrix multi_device; do
-    echo "compiling $p (clang 14, nvptx64 sm_90)"
-    "$LLVM/bin/clang" -O2 -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 \
-      --cuda-path="$sm90" -Wno-unknown-cuda-version -Wall -Wextra \
-      -o "$stage/bin/$p" "$HERE/$p.c" || die "$p did not compile"
+    bundle_compile_offload "$HERE/$p.c" "$stage/bin/$p" "$sm90"
   done
   echo "compiling peer_matrix_raw (nvcc, sm_90)"
   "$CUDA/bin/nvcc" -O2 -std=c++17 -arch=sm_90 -o "$stage/bin/peer_matrix_raw" "$HERE/peer_matrix_raw.cu" \
