@@ -183,22 +183,19 @@ class ChunkedOrderedMap {
     removeChunk(C);
   }
 
-  // Chunks removed by merges are reused by later splits.
-  std::unique_ptr<Chunk> newChunk() {
-    std::unique_ptr<Chunk> C = Spare_ ? std::move(Spare_) : std::make_unique_for_overwrite<Chunk>();
+  static std::unique_ptr<Chunk> newChunk() {
+    auto C = std::make_unique_for_overwrite<Chunk>();
     C->Size = 0;
     return C;
   }
 
   void removeChunk(size_t C) {
     FirstKeys_.erase(FirstKeys_.begin() + static_cast<ptrdiff_t>(C));
-    if (!Spare_) Spare_ = std::move(Chunks_[C]);
     Chunks_.erase(Chunks_.begin() + static_cast<ptrdiff_t>(C));
   }
 
   std::vector<uintptr_t> FirstKeys_;  // FirstKeys_[C] == Chunks_[C]->Keys[0]
   std::vector<std::unique_ptr<Chunk>> Chunks_;
-  std::unique_ptr<Chunk> Spare_;  // one removed chunk kept for reuse
   size_t Size_ = 0;
 };
 
