@@ -14,6 +14,11 @@
 // `record_event` may be called on any of them from any thread, even after it
 // was synchronized, with queued work progressing without a synchronize. The
 // core then records an entry's event only when another construct needs it.
+// `direct_device`, also ours: fills a __tgt_direct_device (below) with the
+// device's hot operations as plain function pointers on a device handle, so
+// that a core calling them per construct skips the entry points' device-number
+// lookup and argument checks. Each pointer behaves exactly as the entry it is
+// named after on that device (same results, same error lines, same traces).
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -21,6 +26,28 @@
 #pragma once
 
 #include "omptarget/abi.h"
+
+// The table `direct_device` fills; the core passes the version it was built
+// with, and a plugin that does not know that version answers OFFLOAD_FAIL
+// (the core then uses the entry points). Each function takes `Device` as its
+// first argument and otherwise the arguments of the entry it names, without
+// the device number. `run_region_async` is run_target_team_region_async when
+// IsTeamRegion is 1, and run_target_region_async (NumTeams 1, ThreadLimit 0,
+// LoopTripCount 0) when it is 0.
+#define OMPTARGET_DIRECT_DEVICE_VERSION 1u
+typedef struct __tgt_direct_device {
+  void *Device;
+  void *(*data_alloc)(void *Device, int64_t Size, void *HostPtr, int32_t Kind);
+  int32_t (*data_delete)(void *Device, void *TgtPtr);
+  int32_t (*data_submit_async)(void *Device, void *TgtPtr, void *HstPtr, int64_t Size,
+                               __tgt_async_info *Queue);
+  int32_t (*data_retrieve_async)(void *Device, void *HstPtr, void *TgtPtr, int64_t Size,
+                                 __tgt_async_info *Queue);
+  int32_t (*run_region_async)(void *Device, void *Entry, void **Args, ptrdiff_t *Offsets,
+                              int32_t NumArgs, int32_t NumTeams, int32_t ThreadLimit,
+                              uint64_t LoopTripCount, int32_t IsTeamRegion,
+                              __tgt_async_info *Queue);
+} __tgt_direct_device;
 
 #define OMPTARGET_PLUGIN_ENTRIES(REQ, OPT)                                              \
   REQ(is_valid_binary, int32_t, (__tgt_device_image * Image))                            \
@@ -73,4 +100,6 @@
   OPT(data_unlock, int32_t, (int32_t DeviceId, void *HstPtr))                          \
   OPT(completes_synchronously, int32_t, (int32_t DeviceId))                            \
   OPT(accept_deferred_retrieves, int32_t, (int32_t DeviceId))                          \
-  OPT(queues_persist, int32_t, (int32_t DeviceId))
+  OPT(queues_persist, int32_t, (int32_t DeviceId))                                     \
+  OPT(direct_device, int32_t,                                                          \
+      (int32_t DeviceId, uint32_t Version, __tgt_direct_device * Direct))

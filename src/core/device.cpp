@@ -5,6 +5,7 @@
 
 #include "async_info.h"
 #include "debug.h"
+#include "env.h"
 
 #include "info.h"
 
@@ -21,6 +22,18 @@ Status Device::initializeLocked() {
   const auto &F = Plugin_.fn();
   CompletesSynchronously_ = F.completes_synchronously && F.completes_synchronously(PluginDeviceId_) == 1;
   QueuesPersist_ = F.queues_persist && F.queues_persist(PluginDeviceId_) == 1;
+  if (F.direct_device && env::getInt("OMPTARGET_PLUGIN_DIRECT_CALLS", 1, 0, 1) == 1) {
+    __tgt_direct_device T{};
+    if (F.direct_device(PluginDeviceId_, OMPTARGET_DIRECT_DEVICE_VERSION, &T) == kOffloadSuccess &&
+        T.Device && T.data_alloc && T.data_delete && T.data_submit_async &&
+        T.data_retrieve_async && T.run_region_async) {
+      Direct_ = T;
+      OMPT_TRACE("omptarget", "Device %d: calling plugin %s through its direct table", Id_,
+                 Plugin_.name().c_str());
+    } else {
+      OMPT_TRACE("omptarget", "Device %d: plugin gave no direct table; using its entry points", Id_);
+    }
+  }
   // Every retrieve's host memory is read after the construct's synchronize
   // (shadow pointers are restored in afterSync actions), so say so.
   if (F.accept_deferred_retrieves && F.accept_deferred_retrieves(PluginDeviceId_) != kOffloadSuccess)
@@ -31,7 +44,8 @@ Status Device::initializeLocked() {
 }
 
 Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {
-  void *Ptr = Plugin_.fn().data_alloc(PluginDeviceId_, Size, HstPtr, Kind);
+  void *Ptr = Direct_.data_alloc ? Direct_.data_alloc(Direct_.Device, Size, HstPtr, Kind)
+                                : Plugin_.fn().data_alloc(PluginDeviceId_, Size, HstPtr, Kind);
   if (!Ptr && Size > 0)
     return makeError("device %d: allocation of %" PRId64 " bytes failed (out of device memory?)",
                      Id_, Size);
@@ -40,7 +54,9 @@ Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {
 }
 
 Status Device::release(void *TgtPtr) {
-  if (Plugin_.fn().data_delete(PluginDeviceId_, TgtPtr) != kOffloadSuccess)
+  int32_t Rc = Direct_.data_delete ? Direct_.data_delete(Direct_.Device, TgtPtr)
+                                   : Plugin_.fn().data_delete(PluginDeviceId_, TgtPtr);
+  if (Rc != kOffloadSuccess)
     return makeError("device %d: freeing device memory at %p failed", Id_, TgtPtr);
   OMPT_TRACE("omptarget", "Device %d: freed %p", Id_, TgtPtr);
   return Status::success();
@@ -50,7 +66,9 @@ Status Device::submit(void *TgtPtr, void *HstPtr, int64_t Size, AsyncInfo &Async
   OMPT_TRACE("omptarget", "Device %d: copy %" PRId64 " bytes host %p -> device %p", Id_, Size,
              HstPtr, TgtPtr);
   const auto &F = Plugin_.fn();
-  int32_t Rc = F.data_submit_async
+  int32_t Rc = Direct_.data_submit_async
+                   ? Direct_.data_submit_async(Direct_.Device, TgtPtr, HstPtr, Size, Async.raw())
+               : F.data_submit_async
                    ? F.data_submit_async(PluginDeviceId_, TgtPtr, HstPtr, Size, Async.raw())
                    : F.data_submit(PluginDeviceId_, TgtPtr, HstPtr, Size);
   if (Rc != kOffloadSuccess)
@@ -63,7 +81,9 @@ Status Device::retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Asy
   OMPT_TRACE("omptarget", "Device %d: copy %" PRId64 " bytes device %p -> host %p", Id_, Size,
              TgtPtr, HstPtr);
   const auto &F = Plugin_.fn();
-  int32_t Rc = F.data_retrieve_async
+  int32_t Rc = Direct_.data_retrieve_async
+                   ? Direct_.data_retrieve_async(Direct_.Device, HstPtr, TgtPtr, Size, Async.raw())
+               : F.data_retrieve_async
                    ? F.data_retrieve_async(PluginDeviceId_, HstPtr, TgtPtr, Size, Async.raw())
                    : F.data_retrieve(PluginDeviceId_, HstPtr, TgtPtr, Size);
   if (Rc != kOffloadSuccess)
@@ -103,7 +123,10 @@ Status Device::launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumA
                       AsyncInfo &Async) {
   const auto &F = Plugin_.fn();
   int32_t Rc;
-  if (Teams) {
+  if (Direct_.run_region_async) {
+    Rc = Direct_.run_region_async(Direct_.Device, Entry, Args, Offsets, NumArgs, NumTeams,
+                                  ThreadLimit, TripCount, Teams ? 1 : 0, Async.raw());
+  } else if (Teams) {
     Rc = F.run_target_team_region_async
              ? F.run_target_team_region_async(PluginDeviceId_, Entry, Args, Offsets, NumArgs,
                                               NumTeams, ThreadLimit, TripCount, Async.raw())

@@ -1,6 +1,7 @@
 // One offload device: a plugin and the plugin's local device number, its
 // mapping table, and thin wrappers over the plugin's data and launch entries
-// that turn OFFLOAD_FAIL into Errors naming the call and values.
+// (or its direct table, see plugin_abi.h) that turn OFFLOAD_FAIL into Errors
+// naming the call and values.
 //
 // Thread safety: `InitMutex_` guards initialization and image loading; after
 // `isReady()` the device is used concurrently. Plugin calls are made without
@@ -83,6 +84,10 @@ class Device {
   bool Initialized_ = false;  // guarded by InitMutex_
   bool CompletesSynchronously_ = false;  // set once before the device is ready
   bool QueuesPersist_ = false;           // likewise
+  // The plugin's direct table (direct_device), all null when the plugin has
+  // none or OMPTARGET_PLUGIN_DIRECT_CALLS=0; set once before the device is
+  // ready. Each wrapper below calls it instead of the entry when set.
+  __tgt_direct_device Direct_{};
   std::atomic<bool> Ready_{false};
   std::atomic<uint64_t> LoadedGeneration_{0};
 };

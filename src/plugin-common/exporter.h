@@ -2,9 +2,10 @@
 // the wrappers that turn Status into OFFLOAD_SUCCESS/OFFLOAD_FAIL.
 #pragma once
 
-#include <exception>
+#include <utility>
 
 #include "generic_plugin.h"
+#include "report_failures.h"
 #include "omptarget/plugin_abi.h"
 
 // Every entry, declared from the X-macro: a definition whose signature
@@ -26,16 +27,7 @@ constexpr int32_t kFail = abi::kOffloadFail;
 // Runs Body (returning Status); reports an error or a stray exception.
 template <typename FnT>
 int32_t guard(const char *Call, FnT &&Body) noexcept {
-  try {
-    Status S = Body();
-    if (S) return kOk;
-    thePlugin().reportError(S.error());
-  } catch (const std::exception &E) {
-    thePlugin().reportError(makeError("%s: internal error: %s", Call, E.what()));
-  } catch (...) {
-    thePlugin().reportError(makeError("%s: internal error", Call));
-  }
-  return kFail;
+  return reportFailures(thePlugin(), Call, std::forward<FnT>(Body));
 }
 
 // Runs Op(Device, AsyncInfo) on a temporary queue and synchronizes it.

@@ -140,8 +140,7 @@ std::optional<std::string> GenericDevice::kernelName(void *Entry) const {
   return std::nullopt;
 }
 
-Expected<void *> GenericDevice::queueOf(__tgt_async_info &AsyncInfo) {
-  if (AsyncInfo.Queue) return AsyncInfo.Queue;
+Expected<void *> GenericDevice::acquireQueue(__tgt_async_info &AsyncInfo) {
   if (SharedQueue_) return AsyncInfo.Queue = SharedQueue_;
   Expected<void *> Q = QueuePool_.acquire();
   if (!Q) return makeError("device %d: %s", DeviceId_, Q.error().message().c_str());

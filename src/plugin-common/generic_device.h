@@ -36,6 +36,7 @@
 #include "memory_manager.h"
 #include "error.h"
 #include "omptarget/abi.h"
+#include "omptarget/plugin_abi.h"
 #include "resource_pool.h"
 
 namespace omptarget::plugin {
@@ -93,6 +94,78 @@ class GenericDevice {
   Status recordEvent(void *Event, __tgt_async_info *AsyncInfo);
   Status waitEvent(void *Event, __tgt_async_info *AsyncInfo);
   Status syncEvent(void *Event);
+
+  // ---- Unchecked halves (the direct table, rtl_direct.cpp) ----
+  // What the checked methods above do once their arguments passed the
+  // checks: they call these, and so does the direct table when its caller's
+  // arguments are well-formed and no traces or info lines are on,
+  // the only cases where a checked method would do more. Errors read the
+  // same either way; `Call` is the entry's name for them.
+  // Kind is a valid allocation kind. Inline: the memory manager's cache
+  // serves most synchronous allocations.
+  Expected<void *> allocUnchecked(const char *Call, size_t Size, void *HostPtr,
+                                  abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
+    if (!AsyncInfo && Kind == abi::kAllocDefault && MemoryManager_.handles(Size)) [[likely]] {
+      Expected<void *> Ptr = MemoryManager_.allocate(Size);
+      if (!Ptr) [[unlikely]]
+        return allocFailed(Call, Size, Kind, Ptr.takeError());
+      return Ptr;
+    }
+    return allocOther(Call, Size, HostPtr, Kind, AsyncInfo);
+  }
+  // TgtPtr is non-null; *Cached tells whether the memory manager kept it.
+  Status deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo, bool *Cached) {
+    if (MemoryManager_.threshold() != 0) {
+      Expected<bool> Kept = MemoryManager_.release(TgtPtr);
+      if (!Kept) [[unlikely]]
+        return freeFailed(Call, TgtPtr, Kept.takeError());
+      if (*Kept) {
+        *Cached = true;
+        return {};
+      }
+    }
+    return freeOther(Call, TgtPtr, AsyncInfo);
+  }
+  // Size > 0, non-null pointers. Inline: the direct table's calls are a few
+  // instructions around the *Impl hook, the errors are formatted out of line.
+  Status submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size, __tgt_async_info &AsyncInfo) {
+    Expected<void *> Q = queueOf(AsyncInfo);
+    if (!Q) [[unlikely]]
+      return opFailed("data_submit", Q.takeError());
+    Status S = submitImpl(TgtPtr, HstPtr, Size, *Q);
+    if (!S) [[unlikely]]
+      return opFailed("data_submit", S.takeError());
+    return S;
+  }
+  Status retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size, __tgt_async_info &AsyncInfo) {
+    Expected<void *> Q = queueOf(AsyncInfo);
+    if (!Q) [[unlikely]]
+      return opFailed("data_retrieve", Q.takeError());
+    Status S = retrieveImpl(HstPtr, TgtPtr, Size, *Q);
+    if (!S) [[unlikely]]
+      return opFailed("data_retrieve", S.takeError());
+    return S;
+  }
+  // L.Name is findKernel(L.Entry); the argument arrays are valid.
+  Status launchUnchecked(const char *Call, const KernelLaunch &L, __tgt_async_info &AsyncInfo) {
+    Expected<void *> Q = queueOf(AsyncInfo);
+    if (!Q) [[unlikely]]
+      return opFailed(Call, Q.takeError());
+    Status S = launchImpl(L, *Q);
+    if (!S) [[unlikely]]
+      return kernelFailed(Call, L.Name, S.takeError());
+    return S;
+  }
+  // The name of a kernel loaded on this device, or nullptr (lock-free).
+  const char *findKernel(void *Entry) const;
+  // "<Call>: device <id>: <Why's message>", and the same with "kernel
+  // <Name>: " before the message (cold: only on failure).
+  [[gnu::cold, gnu::noinline]] Error opFailed(const char *Call, Error Why) const;
+  [[gnu::cold, gnu::noinline]] Error kernelFailed(const char *Call, const char *Name, Error Why) const;
+  // A device may put its own functions into its direct table (filled with
+  // the generic ones when this is called), for operations it can do in fewer
+  // steps; they must behave as the generic ones do.
+  virtual void specializeDirect(__tgt_direct_device & /*Table*/) const {}
 
   // A new __tgt_async_info with a queue, owned by this device until deinit.
   Expected<__tgt_async_info *> initAsyncInfo();
@@ -168,8 +241,21 @@ class GenericDevice {
   const char *traceComponent() const;
 
  private:
-  // The queue of AsyncInfo, taken from the pool on first use.
-  Expected<void *> queueOf(__tgt_async_info &AsyncInfo);
+  // The rest of allocUnchecked/deleteUnchecked: the device's own allocator.
+  Expected<void *> allocOther(const char *Call, size_t Size, void *HostPtr, abi::TargetAllocKind Kind,
+                              __tgt_async_info *AsyncInfo);
+  Status freeOther(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo);
+  [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind,
+                                                 Error Why) const;
+  [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;
+
+  // The queue of AsyncInfo, taken on first use (acquireQueue).
+  Expected<void *> queueOf(__tgt_async_info &AsyncInfo) {
+    if (AsyncInfo.Queue) [[likely]]
+      return AsyncInfo.Queue;
+    return acquireQueue(AsyncInfo);
+  }
+  Expected<void *> acquireQueue(__tgt_async_info &AsyncInfo);
 
   GenericPlugin &Plugin_;
   const int32_t DeviceId_;
@@ -184,9 +270,6 @@ class GenericDevice {
   struct KernelTable {
     std::vector<std::pair<void *, const char *>> Sorted;
   };
-  // The name of a loaded kernel, or nullptr (lock-free).
-  const char *findKernel(void *Entry) const;
-
   mutable std::shared_mutex ImagesMutex_;
   std::vector<std::unique_ptr<DeviceImage>> Images_;
   std::deque<std::string> KernelNames_;                          // stable storage of names

@@ -30,38 +30,46 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
   if (Size < 0) return opError(Call, DeviceId_, formatString("negative size %" PRId64, Size));
   if (Kind < abi::kAllocDevice || Kind > abi::kAllocDefault)
     return opError(Call, DeviceId_, formatString("invalid allocation kind %d", Kind));
-  auto K = static_cast<abi::TargetAllocKind>(Kind);
-  auto USize = static_cast<size_t>(Size);
+  Expected<void *> Ptr = allocUnchecked(Call, static_cast<size_t>(Size), HostPtr,
+                                        static_cast<abi::TargetAllocKind>(Kind), AsyncInfo);
+  if (Ptr)
+    OMPT_TRACE(traceComponent(), "device %d: allocated %" PRId64 " bytes (kind %d) at %p",
+               DeviceId_, Size, Kind, *Ptr);
+  return Ptr;
+}
+
+Expected<void *> GenericDevice::allocOther(const char *Call, size_t Size, void *HostPtr,
+                                           abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
   Expected<void *> Ptr = [&]() -> Expected<void *> {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
       if (!Q) return Q.takeError();
-      return MemoryManager_.retryAfterReleasing([&] { return allocAsyncImpl(USize, HostPtr, K, *Q); });
+      return MemoryManager_.retryAfterReleasing([&] { return allocAsyncImpl(Size, HostPtr, Kind, *Q); });
     }
-    if (K == abi::kAllocDefault && MemoryManager_.handles(USize)) return MemoryManager_.allocate(USize);
-    return MemoryManager_.retryAfterReleasing([&] { return allocImpl(USize, HostPtr, K); });
+    if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size)) return MemoryManager_.allocate(Size);
+    return MemoryManager_.retryAfterReleasing([&] { return allocImpl(Size, HostPtr, Kind); });
   }();
-  if (!Ptr)
-    return opError(Call, DeviceId_,
-                   formatString("cannot allocate %" PRId64 " bytes (kind %d): %s", Size, Kind,
-                                Ptr.error().message().c_str()));
-  OMPT_TRACE(traceComponent(), "device %d: allocated %" PRId64 " bytes (kind %d) at %p", DeviceId_,
-             Size, Kind, *Ptr);
+  if (!Ptr) return allocFailed(Call, Size, Kind, Ptr.takeError());
   return Ptr;
 }
 
+Error GenericDevice::allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind, Error Why) const {
+  return opError(Call, DeviceId_,
+                 formatString("cannot allocate %zu bytes (kind %d): %s", Size, static_cast<int>(Kind),
+                              Why.message().c_str()));
+}
+
 Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
-  const char *Call = AsyncInfo ? "data_delete_async" : "data_delete";
   if (!TgtPtr) return {};  // like free(NULL)
-  if (MemoryManager_.threshold() != 0) {
-    Expected<bool> Cached = MemoryManager_.release(TgtPtr);
-    if (!Cached)
-      return opError(Call, DeviceId_, formatString("cannot free %p: %s", TgtPtr, Cached.error().message().c_str()));
-    if (*Cached) {
-      OMPT_TRACE(traceComponent(), "device %d: freed %p (cached for reuse)", DeviceId_, TgtPtr);
-      return {};
-    }
-  }
+  bool Cached = false;
+  Status S = deleteUnchecked(AsyncInfo ? "data_delete_async" : "data_delete", TgtPtr, AsyncInfo, &Cached);
+  if (S)
+    OMPT_TRACE(traceComponent(), "device %d: freed %p%s", DeviceId_, TgtPtr,
+               Cached ? " (cached for reuse)" : "");
+  return S;
+}
+
+Status GenericDevice::freeOther(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo) {
   Status S = [&]() -> Status {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
@@ -70,41 +78,34 @@ Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
     }
     return freeImpl(TgtPtr);
   }();
-  if (!S) return opError(Call, DeviceId_, formatString("cannot free %p: %s", TgtPtr, S.error().message().c_str()));
-  OMPT_TRACE(traceComponent(), "device %d: freed %p", DeviceId_, TgtPtr);
+  if (!S) return freeFailed(Call, TgtPtr, S.takeError());
   return {};
+}
+
+Error GenericDevice::freeFailed(const char *Call, void *TgtPtr, Error Why) const {
+  return opError(Call, DeviceId_, formatString("cannot free %p: %s", TgtPtr, Why.message().c_str()));
 }
 
 Status GenericDevice::dataSubmit(void *TgtPtr, const void *HstPtr, int64_t Size,
                                  __tgt_async_info *AsyncInfo) {
-  const char *Call = "data_submit";
   if (const char *Why = transferProblem(Size, TgtPtr, HstPtr, AsyncInfo))
-    return opError(Call, DeviceId_,
+    return opError("data_submit", DeviceId_,
                    formatString("%s (target %p, host %p, size %" PRId64 ", async info %p)", Why,
                                 TgtPtr, HstPtr, Size, static_cast<void *>(AsyncInfo)));
   if (Size == 0) return {};
-  Expected<void *> Q = queueOf(*AsyncInfo);
-  if (!Q) return opError(Call, DeviceId_, Q.error().message());
   OMPT_TRACE(traceComponent(), "device %d: submit %" PRId64 " bytes %p -> %p", DeviceId_, Size, HstPtr, TgtPtr);
-  if (Status S = submitImpl(TgtPtr, HstPtr, static_cast<size_t>(Size), *Q); !S)
-    return opError(Call, DeviceId_, S.error().message());
-  return {};
+  return submitUnchecked(TgtPtr, HstPtr, static_cast<size_t>(Size), *AsyncInfo);
 }
 
 Status GenericDevice::dataRetrieve(void *HstPtr, const void *TgtPtr, int64_t Size,
                                    __tgt_async_info *AsyncInfo) {
-  const char *Call = "data_retrieve";
   if (const char *Why = transferProblem(Size, HstPtr, TgtPtr, AsyncInfo))
-    return opError(Call, DeviceId_,
+    return opError("data_retrieve", DeviceId_,
                    formatString("%s (host %p, target %p, size %" PRId64 ", async info %p)", Why,
                                 HstPtr, TgtPtr, Size, static_cast<void *>(AsyncInfo)));
   if (Size == 0) return {};
-  Expected<void *> Q = queueOf(*AsyncInfo);
-  if (!Q) return opError(Call, DeviceId_, Q.error().message());
   OMPT_TRACE(traceComponent(), "device %d: retrieve %" PRId64 " bytes %p -> %p", DeviceId_, Size, TgtPtr, HstPtr);
-  if (Status S = retrieveImpl(HstPtr, TgtPtr, static_cast<size_t>(Size), *Q); !S)
-    return opError(Call, DeviceId_, S.error().message());
-  return {};
+  return retrieveUnchecked(HstPtr, TgtPtr, static_cast<size_t>(Size), *AsyncInfo);
 }
 
 Status GenericDevice::dataExchange(const void *SrcPtr, GenericDevice &Dst, void *DstPtr,
@@ -138,8 +139,6 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
   // Names live in KernelNames_, which stays put until deinit.
   const char *Name = findKernel(Entry);
   if (!Name) return opError(Call, DeviceId_, formatString("%p is not a kernel loaded on this device", Entry));
-  Expected<void *> Q = queueOf(*AsyncInfo);
-  if (!Q) return opError(Call, DeviceId_, Q.error().message());
   if (Plugin_.infoEnabled(abi::kInfoPluginKernel))
     std::fprintf(stderr,
                  "Libomptarget device %d info: Launching kernel %s with %d teams and %d threads "
@@ -148,9 +147,15 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
   OMPT_TRACE(traceComponent(), "device %d: launch %s (%d args, %d teams, %d threads)", DeviceId_,
              Name, NumArgs, NumTeams, ThreadLimit);
   KernelLaunch L{Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, IsTeamRegion, Name};
-  if (Status S = launchImpl(L, *Q); !S)
-    return opError(Call, DeviceId_, formatString("kernel %s: %s", Name, S.error().message().c_str()));
-  return {};
+  return launchUnchecked(Call, L, *AsyncInfo);
+}
+
+Error GenericDevice::opFailed(const char *Call, Error Why) const {
+  return opError(Call, DeviceId_, Why.message());
+}
+
+Error GenericDevice::kernelFailed(const char *Call, const char *Name, Error Why) const {
+  return opError(Call, DeviceId_, formatString("kernel %s: %s", Name, Why.message().c_str()));
 }
 
 Expected<void *> GenericDevice::createEvent() {

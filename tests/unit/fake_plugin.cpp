@@ -284,6 +284,44 @@ int32_t runTeamRegionAsync(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t 
   return launch(Id, E, A, O, N, true, T, L, Q);
 }
 
+// The direct table: the device handle is the device id + 1.
+int32_t directId(void *Device) { return static_cast<int32_t>(reinterpret_cast<intptr_t>(Device) - 1); }
+void countDirect() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  ++S.Count.Direct;
+}
+int32_t directDevice(int32_t Id, uint32_t Version, __tgt_direct_device *T) {
+  bool Refused;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    Refused = S.Cfg.DirectRefused;
+  }
+  if (Refused || Version != OMPTARGET_DIRECT_DEVICE_VERSION) return FAIL;
+  T->Device = reinterpret_cast<void *>(static_cast<intptr_t>(Id) + 1);
+  T->data_alloc = [](void *D, int64_t Size, void *H, int32_t K) {
+    countDirect();
+    return dataAlloc(directId(D), Size, H, K);
+  };
+  T->data_delete = [](void *D, void *P) {
+    countDirect();
+    return dataDelete(directId(D), P);
+  };
+  T->data_submit_async = [](void *D, void *Tgt, void *Hst, int64_t Size, __tgt_async_info *Q) {
+    countDirect();
+    return submitAsync(directId(D), Tgt, Hst, Size, Q);
+  };
+  T->data_retrieve_async = [](void *D, void *Hst, void *Tgt, int64_t Size, __tgt_async_info *Q) {
+    countDirect();
+    return retrieveAsync(directId(D), Hst, Tgt, Size, Q);
+  };
+  T->run_region_async = [](void *D, void *E, void **A, ptrdiff_t *O, int32_t N, int32_t Teams,
+                           int32_t Limit, uint64_t, int32_t IsTeams, __tgt_async_info *Q) {
+    countDirect();
+    return launch(directId(D), E, A, O, N, IsTeams != 0, IsTeams ? Teams : 0, IsTeams ? Limit : 0, Q);
+  };
+  return OK;
+}
+
 int32_t synchronize(int32_t, __tgt_async_info *Async) {
   {
     std::lock_guard<std::mutex> L(S.Mu);
@@ -401,12 +439,14 @@ std::unique_ptr<Plugin> makePlugin() {
   F.data_delete = dataDelete;
   F.run_target_region = runRegion;
   F.run_target_team_region = runTeamRegion;
-  bool Async, Events;
+  bool Async, Events, Direct;
   {
     std::lock_guard<std::mutex> L(S.Mu);
     Async = S.Cfg.Async;
     Events = S.Cfg.Events;
+    Direct = S.Cfg.Direct;
   }
+  if (Async && Direct) F.direct_device = directDevice;
   if (Async && Events) {
     F.create_event = createEvent;
     F.record_event = recordEvent;

@@ -41,12 +41,18 @@ struct Config {
   // queue's later work wait for the point last recorded (the wait op blocks
   // the thread running that queue until the point has run), sync blocks.
   bool Events = false;
+  // With Async: a direct table too (direct_device), whose functions count
+  // their calls (Counters::Direct) and then do what the entries do.
+  bool Direct = false;
+  // With Direct: direct_device answers OFFLOAD_FAIL.
+  bool DirectRefused = false;
 };
 
 struct Counters {
   uint64_t Alloc = 0, Delete = 0, Submit = 0, Retrieve = 0, Launch = 0, Synchronize = 0,
            InitDevice = 0, LoadBinary = 0, AsyncCalls = 0, AcceptDeferredRetrieves = 0,
-           QueueSyncs = 0;  // synchronize calls on a queue that had work
+           QueueSyncs = 0,  // synchronize calls on a queue that had work
+           Direct = 0;      // calls through the direct table
 };
 
 struct LaunchRecord {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "direct_table.h"
 #include "generic_plugin.h"
 
 using namespace omptarget;
@@ -211,6 +212,65 @@ TEST_F(PluginGenericDevice, LoadBinaryResolvesEntriesAndNamesMissingOnes) {
   Expected<__tgt_target_table *> B = Dev->loadBinary(BadImage);
   ASSERT_FALSE(B);
   EXPECT_TRUE(mentions(B.error(), "'nope'"));
+}
+
+// The generic direct table: well-formed calls reach the hooks as the entries
+// would; anything else gets the entries' checks and the same error lines.
+TEST_F(PluginGenericDevice, DirectTableDoesWhatTheCheckedMethodsDo) {
+  namespace direct = omptarget::plugin::direct;
+  constexpr int32_t Ok = omptarget::abi::kOffloadSuccess, Fail = omptarget::abi::kOffloadFail;
+  __tgt_async_info AI;
+  int X = 5, Y = 0, Z = 0;
+  ASSERT_EQ(direct::dataSubmit(Dev, &Y, &X, 4, &AI), Ok);
+  EXPECT_EQ(Dev->Submits, 1);
+  void *Q = AI.Queue;
+  EXPECT_NE(Q, nullptr) << "the first operation takes a queue, as queueOf does";
+  ASSERT_EQ(direct::dataRetrieve(Dev, &Z, &Y, 4, &AI), Ok);
+  EXPECT_EQ(Z, 5);
+  EXPECT_EQ(AI.Queue, Q);
+  ASSERT_TRUE(Dev->synchronize(&AI));
+
+  // Bad arguments: refused before the hooks, with the checked method's line.
+  Status Checked = Dev->dataSubmit(nullptr, &X, 4, &AI);
+  ASSERT_FALSE(Checked);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(direct::dataSubmit(Dev, nullptr, &X, 4, &AI), Fail);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find(Checked.error().message()), std::string::npos) << Err;
+  EXPECT_EQ(Dev->Submits, 1);
+  EXPECT_EQ(AI.Queue, nullptr);
+
+  // Allocation through the memory manager; a second free is reported.
+  void *P = direct::dataAlloc(Dev, 8, nullptr, omptarget::abi::kAllocDefault);
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(direct::dataDelete(Dev, P), Ok);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(direct::dataDelete(Dev, P), Fail);
+  EXPECT_EQ(direct::dataAlloc(Dev, -8, nullptr, omptarget::abi::kAllocDefault), nullptr);
+  Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("data_delete: device 0: cannot free"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("data_alloc: device 0: negative size -8"), std::string::npos) << Err;
+  EXPECT_EQ(direct::dataDelete(Dev, nullptr), Ok);  // like free(NULL)
+
+  // Launches: a loaded kernel runs; anything else is named and refused.
+  static int Kernel, Global;
+  Dev->Symbols = {{"kern", &Kernel}, {"glob", &Global}};
+  char KName[] = "kern", GName[] = "glob";
+  __tgt_offload_entry Entries[] = {{nullptr, KName, 0, 0, 0}, {nullptr, GName, 4, 0, 0}};
+  char Img[4];
+  __tgt_device_image Image{Img, Img + 4, Entries, Entries + 2};
+  ASSERT_TRUE(Dev->loadBinary(Image));
+  EXPECT_EQ(direct::runRegion(Dev, &Kernel, nullptr, nullptr, 0, 8, 64, 1000, 1, &AI), Ok);
+  EXPECT_EQ(Dev->Launches, 1);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(direct::runRegion(Dev, &Global, nullptr, nullptr, 0, 1, 0, 0, 0, &AI), Fail);
+  EXPECT_EQ(direct::runRegion(Dev, &Kernel, nullptr, nullptr, 2, 1, 0, 0, 0, &AI), Fail);
+  Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("run_target_region: device 0: "), std::string::npos) << Err;
+  EXPECT_NE(Err.find("is not a kernel loaded on this device"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("invalid arguments"), std::string::npos) << Err;
+  EXPECT_EQ(Dev->Launches, 1);
+  EXPECT_TRUE(Dev->synchronize(&AI));
 }
 
 TEST_F(PluginGenericDevice, EventsAreTracked) {

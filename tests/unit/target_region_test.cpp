@@ -15,13 +15,19 @@ namespace {
 constexpr int64_t TO = kMapTo, FROM = kMapFrom, TOFROM = kMapTo | kMapFrom;
 constexpr int64_t PARAM = kMapTargetParam;
 
-class TargetTest : public RuntimeTest, public ::testing::WithParamInterface<bool> {
+// The plugin: synchronous entries only, asynchronous entries, or those and
+// the direct table (which the core then calls instead).
+enum class Mode { Sync, Async, Direct };
+
+class TargetTest : public RuntimeTest, public ::testing::WithParamInterface<Mode> {
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = GetParam();
+    C.Async = queued();
+    C.Direct = GetParam() == Mode::Direct;
     return C;
   }
+  bool queued() const { return GetParam() != Mode::Sync; }
 };
 
 TEST_P(TargetTest, ArgumentKinds) {
@@ -69,7 +75,7 @@ TEST_P(TargetTest, CoreAcceptsDeferredRetrievesOnceAtDeviceInit) {
   ASSERT_TRUE(target(0, {map(A, sizeof A, TOFROM | PARAM)}));
   // Only the async fake exports the entry; the core must call it exactly
   // once, when the device is initialized, and never when it is absent.
-  EXPECT_EQ(fake::counters().AcceptDeferredRetrieves, GetParam() ? 1u : 0u);
+  EXPECT_EQ(fake::counters().AcceptDeferredRetrieves, queued() ? 1u : 0u);
   EXPECT_EQ(fake::counters().InitDevice, 1u);
 }
 
@@ -220,15 +226,22 @@ TEST_P(TargetTest, FailedRetrieveOnExit) {
   EXPECT_EQ(tableSize(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plugin, TargetTest, ::testing::Values(true, false),
-                         [](const auto &Info) { return Info.param ? "Async" : "Sync"; });
+INSTANTIATE_TEST_SUITE_P(Plugin, TargetTest, ::testing::Values(Mode::Async, Mode::Sync, Mode::Direct),
+                         [](const auto &Info) {
+                           switch (Info.param) {
+                             case Mode::Sync: return "Sync";
+                             case Mode::Async: return "Async";
+                             case Mode::Direct: break;
+                           }
+                           return "Direct";
+                         });
 
 }  // namespace
 
 // A queued copy that fails only at the construct's synchronization: the
 // entries the construct created are dropped, not left claiming data.
 TEST_P(TargetTest, FailedSynchronizeRollsBackNewEntries) {
-  if (!GetParam()) GTEST_SKIP() << "needs queued (async) work";
+  if (!queued()) GTEST_SKIP() << "needs queued (async) work";
   int A[4] = {1, 2, 3, 4}, B[4] = {5, 6, 7, 8};
   ASSERT_TRUE(begin({map(A, sizeof A, TO)}));
   fake::failSync(1);
@@ -248,7 +261,7 @@ TEST_P(TargetTest, FailedSynchronizeRollsBackNewEntries) {
 // bookkeeping (e.g. clearing an entry's copy-in-flight flag) first, then the
 // failure rollbacks (which may free that entry), then the post-sync actions.
 TEST_P(TargetTest, QueueDoneActionsRunBeforeFailureRollbacks) {
-  if (!GetParam()) GTEST_SKIP() << "needs queued (async) work";
+  if (!queued()) GTEST_SKIP() << "needs queued (async) work";
   int A[4] = {1, 2, 3, 4};
   std::vector<std::string> Order;
   omptarget::core::AsyncInfo Async(*D);
@@ -266,3 +279,81 @@ TEST_P(TargetTest, QueueDoneActionsRunBeforeFailureRollbacks) {
   EXPECT_EQ(Order, (std::vector<std::string>{"queue-done", "rollback", "post-sync"}));
   ASSERT_TRUE(D->release(Tgt));
 }
+
+namespace {
+
+// Which way the core calls the plugin: the direct table when the plugin gives
+// one, the entries when it refuses or OMPTARGET_PLUGIN_DIRECT_CALLS=0.
+struct DirectChoice {
+  bool Refused;
+  const char *EnvValue;  // nullptr: unset
+  bool ExpectDirect;
+};
+
+class DirectTableTest : public RuntimeTest, public ::testing::WithParamInterface<DirectChoice> {
+ protected:
+  fake::Config config() override {
+    fake::Config C;
+    C.Direct = true;
+    C.DirectRefused = GetParam().Refused;
+    return C;
+  }
+  void SetUp() override {
+    if (GetParam().EnvValue)
+      setenv("OMPTARGET_PLUGIN_DIRECT_CALLS", GetParam().EnvValue, 1);
+    else
+      unsetenv("OMPTARGET_PLUGIN_DIRECT_CALLS");
+    RuntimeTest::SetUp();  // the core asks for the table when it initializes the device
+  }
+  void TearDown() override {
+    RuntimeTest::TearDown();
+    unsetenv("OMPTARGET_PLUGIN_DIRECT_CALLS");
+  }
+};
+
+TEST_P(DirectTableTest, TargetRegionUsesTheChosenWay) {
+  int A[4] = {1, 2, 3, 4};
+  fake::setKernel(0, [](const std::vector<void *> &Args) { static_cast<int *>(Args[0])[2] = 30; });
+  fake::Counters Before = fake::counters();
+  ASSERT_TRUE(target(0, {map(A, sizeof A, TOFROM | PARAM)}, /*Teams=*/true, 4, 64));
+  fake::Counters After = fake::counters();
+  EXPECT_EQ(A[2], 30);
+  // Either way the same operations reach the plugin: alloc, copy in, launch,
+  // copy back, free.
+  EXPECT_EQ(After.Alloc - Before.Alloc, 1u);
+  EXPECT_EQ(After.Submit - Before.Submit, 1u);
+  EXPECT_EQ(After.Launch - Before.Launch, 1u);
+  EXPECT_EQ(After.Retrieve - Before.Retrieve, 1u);
+  EXPECT_EQ(After.Delete - Before.Delete, 1u);
+  EXPECT_EQ(After.Direct - Before.Direct, GetParam().ExpectDirect ? 5u : 0u);
+  // The teams clauses pass through the table unchanged.
+  ASSERT_FALSE(fake::launches().empty());
+  EXPECT_TRUE(fake::launches().back().Teams);
+  EXPECT_EQ(fake::launches().back().NumTeams, 4);
+  EXPECT_EQ(fake::launches().back().ThreadLimit, 64);
+}
+
+TEST_P(DirectTableTest, FailuresReadTheSameEitherWay) {
+  int A[4] = {1, 2, 3, 4};
+  fake::failSubmit(1);
+  testing::internal::CaptureStderr();
+  omptarget::Status S = target(0, {map(A, sizeof A, TO | PARAM)});
+  testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(S);
+  EXPECT_NE(S.error().message().find("copying 16 bytes from host"), std::string::npos)
+      << S.error().message();
+  EXPECT_EQ(tableSize(), 0u) << "a failed region keeps no entry";
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugin, DirectTableTest,
+                         ::testing::Values(DirectChoice{false, nullptr, true},
+                                           DirectChoice{false, "1", true},
+                                           DirectChoice{false, "0", false},
+                                           DirectChoice{true, nullptr, false}),
+                         [](const auto &Info) {
+                           if (Info.param.Refused) return std::string("Refused");
+                           if (!Info.param.EnvValue) return std::string("Default");
+                           return std::string("Env") + Info.param.EnvValue;
+                         });
+
+}  // namespace

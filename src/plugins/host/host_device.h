@@ -31,6 +31,11 @@ class HostDevice final : public plugin::GenericDevice {
   bool completesSynchronously() const override { return !Mode_.Async; }
   // Pooled queues with a worker each; enqueueing takes the queue's lock.
   bool queuesPersist() const override { return Mode_.Async; }
+  // Immediate mode: copies and launches in the direct table are the memcpy
+  // or the call itself (host_direct.cpp).
+  void specializeDirect(__tgt_direct_device &Table) const override;
+  // The stateless queue of immediate mode (null in asynchronous mode).
+  HostQueue *immediateQueue() const { return Immediate_.get(); }
 
  protected:
   Status initImpl() override;

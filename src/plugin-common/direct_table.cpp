@@ -1,0 +1,98 @@
+// The generic functions of the direct table (see direct_table.h).
+//
+// Each takes the unchecked half of its operation when the caller's arguments
+// are well-formed and no diagnostics are on; in every other case it runs the
+// checked method the entry it is named after runs, so that bad arguments,
+// traces and info lines are handled in one place and read the same. What
+// they save against the entries is the device-number lookup, the argument
+// checks and a few layers of calls, not any of the work.
+#include "direct_table.h"
+
+#include "report_failures.h"
+
+namespace omptarget::plugin::direct {
+
+namespace {
+GenericDevice &deviceOf(void *Handle) { return *static_cast<GenericDevice *>(Handle); }
+}  // namespace
+
+int32_t fail(const GenericDevice &D, const Error &E) noexcept {
+  D.plugin().reportError(E);
+  return abi::kOffloadFail;
+}
+
+void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind) noexcept {
+  GenericDevice &D = deviceOf(Handle);
+  void *Ptr = nullptr;
+  auto Keep = [&](Expected<void *> P) -> Status {
+    if (!P) return P.takeError();
+    Ptr = *P;
+    return {};
+  };
+  if (Size < 0 || Kind < abi::kAllocDevice || Kind > abi::kAllocDefault || diagnosticsOn(D))
+    [[unlikely]] {
+    reportFailures(D.plugin(), "data_alloc", [&] { return Keep(D.dataAlloc(Size, HostPtr, Kind, nullptr)); });
+    return Ptr;
+  }
+  reportFailures(D.plugin(), "data_alloc", [&] {
+    return Keep(D.allocUnchecked("data_alloc", static_cast<size_t>(Size), HostPtr,
+                                 static_cast<abi::TargetAllocKind>(Kind), nullptr));
+  });
+  return Ptr;
+}
+
+int32_t dataDelete(void *Handle, void *TgtPtr) noexcept {
+  GenericDevice &D = deviceOf(Handle);
+  if (!TgtPtr || diagnosticsOn(D)) [[unlikely]]
+    return reportFailures(D.plugin(), "data_delete", [&] { return D.dataDelete(TgtPtr, nullptr); });
+  return reportFailures(D.plugin(), "data_delete", [&] {
+    bool Cached = false;
+    return D.deleteUnchecked("data_delete", TgtPtr, nullptr, &Cached);
+  });
+}
+
+int32_t dataSubmit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
+                   __tgt_async_info *AsyncInfo) noexcept {
+  GenericDevice &D = deviceOf(Handle);
+  return reportFailures(D.plugin(), "data_submit_async", [&] {
+    if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || diagnosticsOn(D)) [[unlikely]]
+      return D.dataSubmit(TgtPtr, HstPtr, Size, AsyncInfo);
+    return D.submitUnchecked(TgtPtr, HstPtr, static_cast<size_t>(Size), *AsyncInfo);
+  });
+}
+
+int32_t dataRetrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
+                     __tgt_async_info *AsyncInfo) noexcept {
+  GenericDevice &D = deviceOf(Handle);
+  return reportFailures(D.plugin(), "data_retrieve_async", [&] {
+    if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || diagnosticsOn(D)) [[unlikely]]
+      return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo);
+    return D.retrieveUnchecked(HstPtr, TgtPtr, static_cast<size_t>(Size), *AsyncInfo);
+  });
+}
+
+int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                  int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
+                  int32_t IsTeamRegion, __tgt_async_info *AsyncInfo) noexcept {
+  GenericDevice &D = deviceOf(Handle);
+  const bool Teams = IsTeamRegion != 0;
+  // What run_target_region{,_async} passes for a plain target region.
+  if (!Teams) {
+    NumTeams = 1;
+    ThreadLimit = 0;
+    LoopTripCount = 0;
+  }
+  return reportFailures(D.plugin(), Teams ? "run_target_team_region_async" : "run_target_region_async", [&] {
+    const bool WellFormed = Entry && NumArgs >= 0 && (NumArgs == 0 || (Args && Offsets)) &&
+                            AsyncInfo && !diagnosticsOn(D);
+    // An unknown entry goes the checked way too, which names it.
+    const char *Name = WellFormed ? D.findKernel(Entry) : nullptr;
+    if (!Name) [[unlikely]]
+      return D.launchKernel(Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount,
+                            Teams, AsyncInfo);
+    KernelLaunch L{Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, Teams, Name};
+    return D.launchUnchecked(Teams ? "run_target_team_region" : "run_target_region", L, *AsyncInfo);
+  });
+}
+
+}  // namespace omptarget::plugin::direct

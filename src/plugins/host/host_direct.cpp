@@ -1,0 +1,76 @@
+// The immediate-mode host device's own direct-table functions: a copy is the
+// memcpy and a launch is the call, made right here; everything else (bad
+// arguments, diagnostics on, unknown kernels) goes to the generic functions.
+// Asynchronous mode keeps the generic table (its queues have work to order).
+#include <cstring>
+
+#include "direct_table.h"
+#include "ffi_launch.h"
+#include "host_device.h"
+#include "report_failures.h"
+
+namespace omptarget::host {
+
+namespace {
+
+HostDevice &hostOf(void *Handle) {
+  return static_cast<HostDevice &>(*static_cast<plugin::GenericDevice *>(Handle));
+}
+
+// The construct's queue is the device's stateless one, as queueOf would set.
+void takeQueue(HostDevice &D, __tgt_async_info &AsyncInfo) {
+  if (!AsyncInfo.Queue) AsyncInfo.Queue = D.immediateQueue();
+}
+
+int32_t submit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
+               __tgt_async_info *AsyncInfo) noexcept {
+  HostDevice &D = hostOf(Handle);
+  if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || plugin::direct::diagnosticsOn(D)) [[unlikely]]
+    return plugin::direct::dataSubmit(Handle, TgtPtr, HstPtr, Size, AsyncInfo);
+  takeQueue(D, *AsyncInfo);
+  std::memcpy(TgtPtr, HstPtr, static_cast<size_t>(Size));
+  return abi::kOffloadSuccess;
+}
+
+int32_t retrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
+                 __tgt_async_info *AsyncInfo) noexcept {
+  HostDevice &D = hostOf(Handle);
+  if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || plugin::direct::diagnosticsOn(D)) [[unlikely]]
+    return plugin::direct::dataRetrieve(Handle, HstPtr, TgtPtr, Size, AsyncInfo);
+  takeQueue(D, *AsyncInfo);
+  std::memcpy(HstPtr, TgtPtr, static_cast<size_t>(Size));
+  return abi::kOffloadSuccess;
+}
+
+int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                  int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
+                  int32_t IsTeamRegion, __tgt_async_info *AsyncInfo) noexcept {
+  HostDevice &D = hostOf(Handle);
+  const bool WellFormed = Entry && NumArgs >= 0 && (NumArgs == 0 || (Args && Offsets)) &&
+                          AsyncInfo && !plugin::direct::diagnosticsOn(D);
+  const char *Name = WellFormed ? D.findKernel(Entry) : nullptr;
+  if (!Name) [[unlikely]]
+    return plugin::direct::runRegion(Handle, Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit,
+                                     LoopTripCount, IsTeamRegion, AsyncInfo);
+  takeQueue(D, *AsyncInfo);
+  const char *EntryName = IsTeamRegion ? "run_target_team_region_async" : "run_target_region_async";
+  return plugin::reportFailures(D.plugin(), EntryName, [&]() -> Status {
+    // Teams and thread limit are the region's own business (see launchImpl).
+    Status S = callWithPointerArgs(Entry, Args, Offsets, NumArgs);
+    if (!S) [[unlikely]]
+      return D.kernelFailed(IsTeamRegion ? "run_target_team_region" : "run_target_region", Name,
+                            S.takeError());
+    return S;
+  });
+}
+
+}  // namespace
+
+void HostDevice::specializeDirect(__tgt_direct_device &Table) const {
+  if (Mode_.Async) return;
+  Table.data_submit_async = submit;
+  Table.data_retrieve_async = retrieve;
+  Table.run_region_async = runRegion;
+}
+
+}  // namespace omptarget::host
