@@ -18,8 +18,6 @@ namespace {
 // expects when members are laid out inside the struct's device copy.
 constexpr int64_t kStructAlignment = 8;
 constexpr int64_t kMemberOfBits = static_cast<int64_t>(kMapMemberOfMask);
-// Largest copy back done under the mapping table's lock (synchronous devices).
-constexpr int64_t kCopyBackUnderLockBytes = 64 * 1024;
 
 bool isCombinedEntry(const MapArgs &A, int32_t I) {
   return parentIndex(A.Types[I]) < 0 && I + 1 < A.Num && parentIndex(A.Types[I + 1]) == I;
@@ -151,7 +149,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     Req.CopyIfLast = Type & kMapFrom;
     // A synchronous device copies a small last `from` back at once, under
     // the lookup's lock, instead of looking the entry up again to drop it.
-    if (D.completesSynchronously() && Size <= kCopyBackUnderLockBytes) Req.CopyBackNow = &Async;
+    if (D.completesSynchronously() && Size <= kSyncCopyUnderTableLockBytes) Req.CopyBackNow = &Async;
     Req.Name = A.Names ? A.Names[I] : nullptr;
     FoundPointer Found = findMapping(D, Req);
     if (Found.DropError || Found.CopyError)

@@ -87,16 +87,39 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
 
   MapEntry &E = *Result.Entry;
   if (Req.To && (Result.IsNew || Req.Always)) {
+    // Never leave an entry that claims data which did not arrive: undo the
+    // reference this call took (removing a new entry and its memory).
+    auto Undo = [&] {
+      if (Created || Req.UpdateRef)
+        if (Status S = releaseMapping(D, Req.HstBegin, Req.Size, Req.Hold); !S)
+          debug::error("%s", S.error().message().c_str());
+    };
+    auto Report = [&] {
+      if (info::enabled(abi::kInfoDataTransfer))
+        info::print(D.id(),
+                    "Copying data from host to device, HstPtr=" OMPT_PTR_FMT ", TgtPtr=" OMPT_PTR_FMT
+                    ", Size=%" PRId64 ", Name=%s",
+                    Begin, OMPT_PTR(Result.TgtPtr), Req.Size, nameOf(Req.Name).c_str());
+    };
+    if (D.completesSynchronously() && Req.Size <= kSyncCopyUnderTableLockBytes) {
+      // A synchronous device's small copy is complete before the table lock
+      // is released, so no other thread can find the entry without its data:
+      // no entry lock, nothing in flight, nothing to roll back later.
+      Report();
+      Status Copied = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async);
+      TableLock.unlock();
+      if (!Copied) {
+        Undo();
+        return Copied.takeError();
+      }
+      return Result;
+    }
     // Issue the copy holding the entry's lock so a thread that finds the
     // entry in the meantime waits for the data (seed 002).
     std::unique_lock<std::mutex> EntryLock(E.TransferMutex);
     E.TransferBusy.store(true, std::memory_order_relaxed);
     TableLock.unlock();
-    if (info::enabled(abi::kInfoDataTransfer))
-      info::print(D.id(),
-                  "Copying data from host to device, HstPtr=" OMPT_PTR_FMT ", TgtPtr=" OMPT_PTR_FMT
-                  ", Size=%" PRId64 ", Name=%s",
-                  Begin, OMPT_PTR(Result.TgtPtr), Req.Size, nameOf(Req.Name).c_str());
+    Report();
     Status Copied = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async);
     // Others may use the entry once the copy is ordered before their work:
     // make it waitable (an event on this queue, recorded now or when someone
@@ -109,11 +132,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
       // Whatever was queued must finish before the storage can go.
       if (Status Drain = D.synchronize(*Async.raw()); !Drain)
         debug::error("%s", Drain.error().message().c_str());
-      // Never leave an entry that claims data which did not arrive: undo the
-      // reference this call took (removing a new entry and its memory).
-      if (Created || Req.UpdateRef)
-        if (Status Undo = releaseMapping(D, Req.HstBegin, Req.Size, Req.Hold); !Undo)
-          debug::error("%s", Undo.error().message().c_str());
+      Undo();
       return Copied.takeError();
     }
     // If the queued copy fails later, the construct's synchronize drops the

@@ -11,6 +11,13 @@
 
 namespace omptarget::core {
 
+// On a device that completes every operation before returning, copies of at
+// most this many bytes into a new entry (mapHostRange) and back from a
+// leaving one (dataEnd) are done under the mapping table's lock: no other
+// thread can find the entry while its data is in transit, so no entry lock
+// or in-flight state is needed.
+constexpr int64_t kSyncCopyUnderTableLockBytes = 64 * 1024;
+
 struct MapRequest {
   void *HstBegin = nullptr;
   void *HstBase = nullptr;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "debug.h"
@@ -120,7 +121,8 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   if (!Entry) return Entry.takeError();
 
   AsyncInfo Async(D);
-  PrivateArguments Privates(D, Async);
+  // Made on the first private argument: most regions have none.
+  std::optional<PrivateArguments> Privates;
   // Argument lists live on the stack for the usual handful of arguments.
   const auto NumArgs = static_cast<size_t>(A.Num);
   SmallArray<void *, kInlineArgs> KernelArgs(NumArgs);
@@ -130,7 +132,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   // Every exit synchronizes once, then frees the private copies.
   auto Finish = [&](Status S) -> Status {
     Status Sync = Async.synchronize();
-    Status Freed = Privates.release();
+    Status Freed = Privates ? Privates->release() : Status::success();
     if (!S) return S;
     return !Sync ? std::move(Sync) : std::move(Freed);
   };
@@ -167,7 +169,8 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
     } else if (Type & kMapPrivate) {
       Offsets.push_back(reinterpret_cast<intptr_t>(HstBase) - reinterpret_cast<intptr_t>(HstBegin));
       KernelArgs.push_back(nullptr);
-      if (Status S = Privates.add(HstBegin, A.Sizes[I], Type & kMapTo, KernelArgs.size() - 1); !S)
+      if (!Privates) Privates.emplace(D, Async);
+      if (Status S = Privates->add(HstBegin, A.Sizes[I], Type & kMapTo, KernelArgs.size() - 1); !S)
         return Abandon(std::move(S));
     } else {
       if (Type & kMapPtrAndObj) HstBase = *static_cast<void **>(HstBase);
@@ -177,7 +180,8 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
       Offsets.push_back(reinterpret_cast<intptr_t>(HstBase) - reinterpret_cast<intptr_t>(HstBegin));
     }
   }
-  if (Status S = Privates.finalize(KernelArgs); !S) return Abandon(std::move(S));
+  if (Privates)
+    if (Status S = Privates->finalize(KernelArgs); !S) return Abandon(std::move(S));
 
   OMPT_TRACE("omptarget", "Launching %s on device %d with %zu arguments",
              Runtime::get().images().kernelName(Launch.HostRegion), D.id(), KernelArgs.size());

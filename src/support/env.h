@@ -26,7 +26,7 @@ class CachedInt {
  public:
   constexpr CachedInt(const char *Name, int64_t Default, int64_t Min, int64_t Max)
       : Name_(Name), Default_(Default), Min_(Min), Max_(Max) {}
-  int64_t get() const {
+  [[gnu::always_inline]] int64_t get() const {
     int64_t V = Value_.load(std::memory_order_relaxed);
     return V != kUnread ? V : read();
   }

@@ -94,6 +94,7 @@ class InlineActionList {
   }
   bool empty() const { return Size_ == 0; }
   void clear() {
+    if (Size_ == 0) return;  // the usual case: nothing was pushed
     for (size_t I = 0; I < Size_ && I < kInline; ++I) std::destroy_at(inlineSlot(I));
     Overflow_.clear();
     Size_ = 0;
@@ -101,6 +102,12 @@ class InlineActionList {
   // Runs every action in order (even after a failure) and clears the list;
   // returns the first failure.
   Status runAll() {
+    if (Size_ == 0) return {};
+    return runAllSlow();
+  }
+
+ private:
+  Status runAllSlow() {
     Status Result;
     // Actions may push more actions; run until none remain.
     for (size_t I = 0; I < Size_; ++I) {
@@ -111,8 +118,6 @@ class InlineActionList {
     clear();
     return Result;
   }
-
- private:
   InlineAction *inlineSlot(size_t I) {
     return std::launder(reinterpret_cast<InlineAction *>(Inline_ + I * sizeof(InlineAction)));
   }
