@@ -71,7 +71,7 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
         if (!Bin.TableFor[Id]) continue;
         Device *D = Devices_.get(static_cast<int64_t>(Id));
         if (!D) continue;
-        std::lock_guard<std::mutex> TableLock(D->mappings().Mutex);
+        std::lock_guard TableLock(D->mappings().Mutex);
         auto Begin = reinterpret_cast<uintptr_t>(E->addr);
         LookupResult R = D->mappings().lookup(Begin, static_cast<int64_t>(E->size));
         if (R.IsContained && R.Entry->HstBegin == Begin) D->mappings().erase(*R.Entry);
@@ -104,7 +104,7 @@ Status ImageRegistry::loadPendingImages(Device &D) {
                        D.id(), DevCount, HostCount);
     Bin.TableFor[Id] = Table;
     // Declare-target globals: the device's copy lives as long as the image.
-    std::lock_guard<std::mutex> TableLock(D.mappings().Mutex);
+    std::lock_guard TableLock(D.mappings().Mutex);
     for (size_t I = 0; I < HostCount; ++I) {
       __tgt_offload_entry &Host = Bin.Desc->HostEntriesBegin[I];
       __tgt_offload_entry &Dev = Table->EntriesBegin[I];

@@ -18,7 +18,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
   bool Created = false;
   auto Begin = reinterpret_cast<uintptr_t>(Req.HstBegin);
   MappingTable &T = D.mappings();
-  std::unique_lock<std::mutex> TableLock(T.Mutex);
+  std::unique_lock TableLock(T.Mutex);
   LookupResult LR = T.lookup(Begin, Req.Size);
 
   if (LR.IsContained || ((LR.ExtendsBefore || LR.ExtendsAfter) && Req.Implicit)) {
@@ -232,7 +232,7 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
   MappingTable &T = D.mappings();
   Removal Removed;
   {
-    std::lock_guard<std::mutex> TableLock(T.Mutex);
+    std::lock_guard TableLock(T.Mutex);
     LookupResult LR = T.lookup(Begin, Req.Size);
     if (LR.IsContained || (!Req.MustContain && (LR.ExtendsBefore || LR.ExtendsAfter))) {
       MapEntry &E = *LR.Entry;
@@ -313,7 +313,7 @@ Status dropReference(Device &D, const DropRequest &R) {
   Status Result;
   bool CopiedBack = false;
   {
-    std::lock_guard<std::mutex> TableLock(T.Mutex);
+    std::lock_guard TableLock(T.Mutex);
     LookupResult LR = T.lookup(Begin, R.Size);
     if (!LR.found())
       return makeError("device %d: section to delete (host address " OMPT_PTR_FMT

@@ -7,7 +7,9 @@
 // pointer (PTR_AND_OBJ) so that copying a struct back never leaks a device
 // address into host memory.
 //
-// Locking: `Mutex` guards the entry map and every entry's reference counts;
+// Locking: `Mutex` (a FutexMutex: one atomic per uncontended lock or unlock,
+// taken twice by every construct) guards the entry map and every entry's
+// reference counts;
 // an entry's `TransferMutex` guards its event and copy queue; `ShadowMutex` guards the shadow map. An entry's `TransferMutex`
 // is held while its host-to-device copy is being issued, so that a thread
 // that reuses the entry can wait for the copy to be complete (seed 002).
@@ -28,6 +30,7 @@
 
 #include "chunked_ordered_map.h"
 #include "flat_hash_map.h"
+#include "futex_mutex.h"
 #include "free_list_resource.h"
 #include "omptarget/abi.h"
 
@@ -93,7 +96,7 @@ struct ShadowPointer {
 
 class MappingTable {
  public:
-  std::mutex Mutex;
+  FutexMutex Mutex;
 
   // All of the following require Mutex to be held.
   LookupResult lookup(uintptr_t Begin, int64_t Size);

@@ -8,12 +8,20 @@
 // checks and a few layers of calls, not any of the work.
 #include "direct_table.h"
 
+#include <utility>
+
 #include "report_failures.h"
 
 namespace omptarget::plugin::direct {
 
 namespace {
 GenericDevice &deviceOf(void *Handle) { return *static_cast<GenericDevice *>(Handle); }
+
+// The checked way, out of the fast paths' frames.
+template <typename FnT>
+[[gnu::noinline, gnu::cold]] int32_t checked(const GenericDevice &D, const char *Call, FnT &&Body) noexcept {
+  return reportFailures(D.plugin(), Call, std::forward<FnT>(Body));
+}
 }  // namespace
 
 int32_t fail(const GenericDevice &D, const Error &E) noexcept {
@@ -31,7 +39,7 @@ void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind) noexcep
   };
   if (Size < 0 || Kind < abi::kAllocDevice || Kind > abi::kAllocDefault || diagnosticsOn(D))
     [[unlikely]] {
-    reportFailures(D.plugin(), "data_alloc", [&] { return Keep(D.dataAlloc(Size, HostPtr, Kind, nullptr)); });
+    checked(D, "data_alloc", [&] { return Keep(D.dataAlloc(Size, HostPtr, Kind, nullptr)); });
     return Ptr;
   }
   reportFailures(D.plugin(), "data_alloc", [&] {
@@ -44,7 +52,7 @@ void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind) noexcep
 int32_t dataDelete(void *Handle, void *TgtPtr) noexcept {
   GenericDevice &D = deviceOf(Handle);
   if (!TgtPtr || diagnosticsOn(D)) [[unlikely]]
-    return reportFailures(D.plugin(), "data_delete", [&] { return D.dataDelete(TgtPtr, nullptr); });
+    return checked(D, "data_delete", [&] { return D.dataDelete(TgtPtr, nullptr); });
   return reportFailures(D.plugin(), "data_delete", [&] {
     bool Cached = false;
     return D.deleteUnchecked("data_delete", TgtPtr, nullptr, &Cached);
@@ -54,9 +62,9 @@ int32_t dataDelete(void *Handle, void *TgtPtr) noexcept {
 int32_t dataSubmit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
                    __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
+  if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || diagnosticsOn(D)) [[unlikely]]
+    return checked(D, "data_submit_async", [&] { return D.dataSubmit(TgtPtr, HstPtr, Size, AsyncInfo); });
   return reportFailures(D.plugin(), "data_submit_async", [&] {
-    if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || diagnosticsOn(D)) [[unlikely]]
-      return D.dataSubmit(TgtPtr, HstPtr, Size, AsyncInfo);
     return D.submitUnchecked(TgtPtr, HstPtr, static_cast<size_t>(Size), *AsyncInfo);
   });
 }
@@ -64,9 +72,9 @@ int32_t dataSubmit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
 int32_t dataRetrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
                      __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
+  if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || diagnosticsOn(D)) [[unlikely]]
+    return checked(D, "data_retrieve_async", [&] { return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo); });
   return reportFailures(D.plugin(), "data_retrieve_async", [&] {
-    if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || diagnosticsOn(D)) [[unlikely]]
-      return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo);
     return D.retrieveUnchecked(HstPtr, TgtPtr, static_cast<size_t>(Size), *AsyncInfo);
   });
 }
@@ -82,14 +90,17 @@ int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, in
     ThreadLimit = 0;
     LoopTripCount = 0;
   }
-  return reportFailures(D.plugin(), Teams ? "run_target_team_region_async" : "run_target_region_async", [&] {
-    const bool WellFormed = Entry && NumArgs >= 0 && (NumArgs == 0 || (Args && Offsets)) &&
-                            AsyncInfo && !diagnosticsOn(D);
-    // An unknown entry goes the checked way too, which names it.
-    const char *Name = WellFormed ? D.findKernel(Entry) : nullptr;
-    if (!Name) [[unlikely]]
+  const char *EntryName = Teams ? "run_target_team_region_async" : "run_target_region_async";
+  const bool WellFormed =
+      Entry && NumArgs >= 0 && (NumArgs == 0 || (Args && Offsets)) && AsyncInfo && !diagnosticsOn(D);
+  // An unknown entry goes the checked way too, which names it.
+  const char *Name = WellFormed ? D.findKernel(Entry) : nullptr;
+  if (!Name) [[unlikely]]
+    return checked(D, EntryName, [&] {
       return D.launchKernel(Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount,
                             Teams, AsyncInfo);
+    });
+  return reportFailures(D.plugin(), EntryName, [&] {
     KernelLaunch L{Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, Teams, Name};
     return D.launchUnchecked(Teams ? "run_target_team_region" : "run_target_region", L, *AsyncInfo);
   });

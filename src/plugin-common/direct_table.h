@@ -18,14 +18,17 @@ inline bool diagnosticsOn(const GenericDevice &D) {
 // Writes E as the entries do (one "TARGET <name> RTL error: ..." line).
 [[gnu::cold]] int32_t fail(const GenericDevice &D, const Error &E) noexcept;
 
-void *dataAlloc(void *Device, int64_t Size, void *HostPtr, int32_t Kind) noexcept;
-int32_t dataDelete(void *Device, void *TgtPtr) noexcept;
-int32_t dataSubmit(void *Device, void *TgtPtr, void *HstPtr, int64_t Size,
-                   __tgt_async_info *AsyncInfo) noexcept;
-int32_t dataRetrieve(void *Device, void *HstPtr, void *TgtPtr, int64_t Size,
-                     __tgt_async_info *AsyncInfo) noexcept;
-int32_t runRegion(void *Device, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
-                  int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
-                  int32_t IsTeamRegion, __tgt_async_info *AsyncInfo) noexcept;
+// Never inlined: a device's own functions call them on their rare paths,
+// which must not weigh on their fast ones.
+[[gnu::noinline]] void *dataAlloc(void *Device, int64_t Size, void *HostPtr, int32_t Kind) noexcept;
+[[gnu::noinline]] int32_t dataDelete(void *Device, void *TgtPtr) noexcept;
+[[gnu::noinline]] int32_t dataSubmit(void *Device, void *TgtPtr, void *HstPtr, int64_t Size,
+                                     __tgt_async_info *AsyncInfo) noexcept;
+[[gnu::noinline]] int32_t dataRetrieve(void *Device, void *HstPtr, void *TgtPtr, int64_t Size,
+                                       __tgt_async_info *AsyncInfo) noexcept;
+[[gnu::noinline]] int32_t runRegion(void *Device, void *Entry, void **Args, ptrdiff_t *Offsets,
+                                    int32_t NumArgs, int32_t NumTeams, int32_t ThreadLimit,
+                                    uint64_t LoopTripCount, int32_t IsTeamRegion,
+                                    __tgt_async_info *AsyncInfo) noexcept;
 
 }  // namespace omptarget::plugin::direct
