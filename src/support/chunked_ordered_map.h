@@ -10,8 +10,9 @@
 // its successor when both fit in half a chunk, so chunks stay at least a
 // quarter full on average under any pattern of inserts and erases.
 //
-// Keys are unique. Values must be cheap to copy (pointers). Not thread-safe:
-// the owner locks.
+// Keys are unique. Values must be cheap to copy (pointers). Not thread-safe,
+// not even for concurrent const calls (around() remembers its position): the
+// owner locks.
 #pragma once
 
 #include <algorithm>
@@ -38,6 +39,9 @@ class ChunkedOrderedMap {
     std::optional<Item> After;
   };
 
+  // Remembers where the search ended: an insert of the same key before any
+  // other change reuses it (a lookup that misses is usually followed by the
+  // insert of what it looked for).
   Neighbors around(uintptr_t Key) const {
     Neighbors N;
     if (Size_ == 0) return N;
@@ -45,9 +49,11 @@ class ChunkedOrderedMap {
     const Chunk &Ch = *Chunks_[C];
     if (Key < Ch.Keys[0]) {  // before every key (C is 0)
       N.After = Item{Ch.Keys[0], Ch.Vals[0]};
+      Last_ = LastSearch{Key, C, 0, true};
       return N;
     }
     uint32_t I = Ch.upperBound(Key);  // >= 1
+    Last_ = LastSearch{Key, C, I, true};
     N.AtOrBefore = Item{Ch.Keys[I - 1], Ch.Vals[I - 1]};
     if (I < Ch.Size)
       N.After = Item{Ch.Keys[I], Ch.Vals[I]};
@@ -62,9 +68,17 @@ class ChunkedOrderedMap {
       Chunks_.push_back(newChunk());
       FirstKeys_.push_back(Key);
     }
-    size_t C = chunkFor(Key);
-    uint32_t I = Chunks_[C]->upperBound(Key);
+    size_t C;
+    uint32_t I;
+    if (Last_.Valid && Last_.Key == Key) {
+      C = Last_.Chunk;
+      I = Last_.Index;
+    } else {
+      C = chunkFor(Key);
+      I = Chunks_[C]->upperBound(Key);
+    }
     if (I > 0 && Chunks_[C]->Keys[I - 1] == Key) return false;
+    Last_.Valid = false;
     if (Chunks_[C]->Size == kChunk) {
       split(C);
       if (I > kChunk / 2) {
@@ -90,6 +104,7 @@ class ChunkedOrderedMap {
     Chunk &Ch = *Chunks_[C];
     uint32_t I = Ch.upperBound(Key);
     if (I == 0 || Ch.Keys[I - 1] != Key) return false;
+    Last_.Valid = false;
     --I;
     std::move(Ch.Keys + I + 1, Ch.Keys + Ch.Size, Ch.Keys + I);
     std::move(Ch.Vals + I + 1, Ch.Vals + Ch.Size, Ch.Vals + I);
@@ -194,6 +209,15 @@ class ChunkedOrderedMap {
     Chunks_.erase(Chunks_.begin() + static_cast<ptrdiff_t>(C));
   }
 
+  // The position around() found for Key (chunk, first index with a larger
+  // key); cleared by every change, so it is never stale.
+  struct LastSearch {
+    uintptr_t Key = 0;
+    size_t Chunk = 0;
+    uint32_t Index = 0;
+    bool Valid = false;
+  };
+  mutable LastSearch Last_;
   std::vector<uintptr_t> FirstKeys_;  // FirstKeys_[C] == Chunks_[C]->Keys[0]
   std::vector<std::unique_ptr<Chunk>> Chunks_;
   size_t Size_ = 0;

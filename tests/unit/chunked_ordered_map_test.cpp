@@ -115,5 +115,45 @@ TEST(ChunkedOrderedMap, MatchesStdMapUnderRandomInsertsAndErases) {
   }
 }
 
+// A lookup then an insert of the same key (the mapping table's pattern) reuses
+// the lookup's position; any change in between must make it search again.
+TEST(ChunkedOrderedMap, InsertAfterLookupOfTheSameKeyMatchesStdMap) {
+  std::mt19937_64 Rng(11);
+  Map M;
+  std::map<uintptr_t, uint32_t> Ref;
+  for (int Step = 0; Step < 20000; ++Step) {
+    uintptr_t K = (Rng() % 3000) * 16;
+    (void)M.around(K);
+    switch (Rng() % 4) {
+      case 0: {  // a change to another key in between
+        uintptr_t Other = (Rng() % 3000) * 16;
+        if (Rng() % 2) {
+          bool Fresh = Ref.find(Other) == Ref.end();
+          ASSERT_EQ(M.insert(Other, 1), Fresh);
+          if (Fresh) Ref[Other] = 1;
+        } else {
+          ASSERT_EQ(M.erase(Other), Ref.erase(Other) == 1);
+        }
+        break;
+      }
+      case 1:  // a lookup of another key in between
+        (void)M.around((Rng() % 3000) * 16);
+        break;
+      default:
+        break;
+    }
+    if (Rng() % 3 == 0) {
+      ASSERT_EQ(M.erase(K), Ref.erase(K) == 1);
+    } else {
+      uint32_t V = static_cast<uint32_t>(Rng());
+      bool Fresh = Ref.find(K) == Ref.end();
+      ASSERT_EQ(M.insert(K, V), Fresh);
+      if (Fresh) Ref[K] = V;
+    }
+    if (Step % 2000 == 0) expectSame(M, Ref);
+  }
+  expectSame(M, Ref);
+}
+
 }  // namespace
 }  // namespace omptarget
