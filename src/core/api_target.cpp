@@ -18,14 +18,16 @@ using namespace omptarget::core;
 namespace {
 
 // OMP_TARGET_OFFLOAD=mandatory with no device at all is fatal (handleOutcome).
-bool noDeviceAvailable(Runtime &R, ident_t *Loc, const char *Call) {
-  if (R.devices().size() > 0) return false;
+[[gnu::cold, gnu::noinline]] bool reportNoDevice(ident_t *Loc, const char *Call) {
   handleOutcome(Loc,
                 makeError("%s: OMP_TARGET_OFFLOAD=mandatory but no offload device is available (no "
                           "plugin found a device; LIBOMPTARGET_DEBUG=1 shows the plugins tried)",
                           Call),
                 Call);
   return true;
+}
+bool noDeviceAvailable(Runtime &R, ident_t *Loc, const char *Call) {
+  return R.devices().size() == 0 && reportNoDevice(Loc, Call);
 }
 
 MapArgs makeArgs(int32_t Num, void **Bases, void **Begins, int64_t *Sizes, int64_t *Types,
@@ -76,7 +78,7 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
     debug::error("%s", Failed[static_cast<int>(Kind)]);
   }
   if (info::enabled(abi::kInfoDumpTable)) info::dumpTable(Loc, **D);
-  handleOutcome(Loc, S, Call);
+  reportOutcome(R, Loc, S, Call);
 }
 
 int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, const MapArgs &A,
@@ -105,7 +107,7 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   Launch.TripCount = TripCount;
   Status S = runTargetRegion(Loc, **D, A, Launch);
   if (info::enabled(abi::kInfoDumpTable)) info::dumpTable(Loc, **D);
-  handleOutcome(Loc, S, Call);
+  reportOutcome(R, Loc, S, Call);
   return S ? abi::kOffloadSuccess : abi::kOffloadFail;
 }
 

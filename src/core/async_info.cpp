@@ -5,11 +5,7 @@
 
 namespace omptarget::core {
 
-Status AsyncInfo::synchronize() {
-  // Nothing queued, nothing to run: the common case of a construct that
-  // found everything mapped.
-  if (!Raw_.Queue && PostSync_.empty() && OnFailure_.empty() && QueueDone_.empty())
-    return Status::success();
+Status AsyncInfo::synchronizeQueued() {
   Status Result;
   if (Raw_.Queue) Result = Device_.synchronize(Raw_);
   if (Status Done = QueueDone_.runAll(); !Done)
@@ -27,11 +23,9 @@ Status AsyncInfo::synchronize() {
   return Result;
 }
 
-AsyncInfo::~AsyncInfo() {
-  if (Raw_.Queue || !PostSync_.empty() || !QueueDone_.empty()) {
-    Status S = synchronize();
-    if (!S) debug::error("%s", S.error().message().c_str());
-  }
+void AsyncInfo::synchronizeAtExit() {
+  Status S = synchronize();
+  if (!S) debug::error("%s", S.error().message().c_str());
 }
 
 }  // namespace omptarget::core

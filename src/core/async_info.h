@@ -8,19 +8,21 @@
 #pragma once
 
 
+#include "device.h"
 #include "error.h"
 #include "inline_action.h"
 #include "omptarget/abi.h"
 
 namespace omptarget::core {
 
-class Device;
-
 class AsyncInfo {
  public:
   explicit AsyncInfo(Device &D) : Device_(D) {}
   // A construct that returns early still synchronizes (and reports failure).
-  ~AsyncInfo();
+  ~AsyncInfo() {
+    if (Raw_.Queue || !PostSync_.empty() || !QueueDone_.empty()) [[unlikely]]
+      synchronizeAtExit();
+  }
   AsyncInfo(const AsyncInfo &) = delete;
   AsyncInfo &operator=(const AsyncInfo &) = delete;
 
@@ -45,9 +47,22 @@ class AsyncInfo {
 
   // Waits for the queue (if one was taken), runs the queue-done actions, the
   // failure actions if that failed, then the post-sync actions.
-  Status synchronize();
+  Status synchronize() {
+    // Inline for the common case: nothing left to run, and nothing queued
+    // or a device whose work is done when issued (its queue is only
+    // forgotten, as Device::synchronize would).
+    if (PostSync_.empty() && OnFailure_.empty() && QueueDone_.empty() &&
+        (!Raw_.Queue || Device_.completesSynchronously())) [[likely]] {
+      Raw_.Queue = nullptr;
+      return Status::success();
+    }
+    return synchronizeQueued();
+  }
 
  private:
+  Status synchronizeQueued();
+  void synchronizeAtExit();
+
   Device &Device_;
   __tgt_async_info Raw_;
   InlineActionList QueueDone_;

@@ -157,9 +157,7 @@ void Runtime::unregisterLib(__tgt_bin_desc *Desc) {
   if (Desc) Images_.unregisterLib(Desc);
 }
 
-OffloadPolicy Runtime::policy() {
-  if (OffloadPolicy P = ResolvedPolicy_.load(std::memory_order_acquire); P != OffloadPolicy::Default)
-    return P;
+OffloadPolicy Runtime::resolvePolicy() {
   OffloadPolicy P = ConfiguredPolicy_;
   if (P == OffloadPolicy::Default) {
     loadPlugins();

@@ -45,7 +45,12 @@ class Runtime {
   void unregisterLib(__tgt_bin_desc *Desc);
 
   // OMP_TARGET_OFFLOAD, with `default` resolved against the device count.
-  OffloadPolicy policy();
+  OffloadPolicy policy() {
+    if (OffloadPolicy P = ResolvedPolicy_.load(std::memory_order_acquire); P != OffloadPolicy::Default)
+      [[likely]]
+      return P;
+    return resolvePolicy();
+  }
   bool offloadDisabled() { return policy() == OffloadPolicy::Disabled; }
 
   // Device `Id` initialized with every registered image loaded. `Call` names
@@ -66,6 +71,7 @@ class Runtime {
   // policy() once plugins are loaded (Default until then): the device count
   // no longer changes, so neither does the answer.
   std::atomic<OffloadPolicy> ResolvedPolicy_{OffloadPolicy::Default};
+  OffloadPolicy resolvePolicy();  // the first policy() call
 };
 
 // The host's device number (omp_get_initial_device(): the device count) and

@@ -42,6 +42,8 @@ void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind) noexcep
     checked(D, "data_alloc", [&] { return Keep(D.dataAlloc(Size, HostPtr, Kind, nullptr)); });
     return Ptr;
   }
+  if (void *Cached = D.takeCachedBlock(static_cast<size_t>(Size), static_cast<abi::TargetAllocKind>(Kind)))
+    return Cached;
   reportFailures(D.plugin(), "data_alloc", [&] {
     return Keep(D.allocUnchecked("data_alloc", static_cast<size_t>(Size), HostPtr,
                                  static_cast<abi::TargetAllocKind>(Kind), nullptr));
@@ -53,6 +55,7 @@ int32_t dataDelete(void *Handle, void *TgtPtr) noexcept {
   GenericDevice &D = deviceOf(Handle);
   if (!TgtPtr || diagnosticsOn(D)) [[unlikely]]
     return checked(D, "data_delete", [&] { return D.dataDelete(TgtPtr, nullptr); });
+  if (D.keepCachedBlock(TgtPtr)) return abi::kOffloadSuccess;
   return reportFailures(D.plugin(), "data_delete", [&] {
     bool Cached = false;
     return D.deleteUnchecked("data_delete", TgtPtr, nullptr, &Cached);

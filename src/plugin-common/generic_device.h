@@ -113,6 +113,14 @@ class GenericDevice {
     }
     return allocOther(Call, Size, HostPtr, Kind, AsyncInfo);
   }
+  // The memory manager's share of the two above, for the direct table: a
+  // cached block for a synchronous default-kind allocation (or nullptr),
+  // and taking a live cached-size block back (false: nothing done).
+  void *takeCachedBlock(size_t Size, abi::TargetAllocKind Kind) {
+    if (Kind != abi::kAllocDefault || !MemoryManager_.handles(Size)) return nullptr;
+    return MemoryManager_.takeCached(Size);
+  }
+  bool keepCachedBlock(void *TgtPtr) { return MemoryManager_.threshold() != 0 && MemoryManager_.tryKeep(TgtPtr); }
   // TgtPtr is non-null; *Cached tells whether the memory manager kept it.
   Status deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo, bool *Cached) {
     if (MemoryManager_.threshold() != 0) {

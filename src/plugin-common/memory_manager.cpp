@@ -10,19 +10,8 @@ void MemoryManager::setThreshold(size_t Threshold) {
 }
 
 Expected<void *> MemoryManager::allocate(size_t Size) {
+  if (void *Cached = takeCached(Size)) return Cached;
   unsigned Class = classOf(Size);
-  {
-    std::lock_guard Lock(Mutex_);
-    std::vector<uint32_t> &List = Free_[Class];
-    if (!List.empty()) {
-      Block &B = Blocks_[List.back()];
-      List.pop_back();
-      B.Cached = false;
-      --NumCached_;
-      CachedBytes_ -= classSize(Class);
-      return B.Ptr;
-    }
-  }
   Expected<void *> P = retryAfterReleasing([&] { return Alloc_(classSize(Class)); });
   if (!P) return P;
   std::lock_guard Lock(Mutex_);
@@ -45,10 +34,7 @@ Expected<bool> MemoryManager::release(void *Ptr) {
   if (B.Cached)
     return makeError("not a live allocation of this device (already freed; the block is cached "
                      "for reuse)");
-  B.Cached = true;
-  Free_[B.Class].push_back(I);
-  ++NumCached_;
-  CachedBytes_ += classSize(B.Class);
+  keepLocked(B, I);
   return true;
 }
 

@@ -80,6 +80,33 @@ class MemoryManager {
   // An error when Ptr is already cached (a double free).
   Expected<bool> release(void *Ptr);
 
+  // The fast halves of allocate() and release(), inline for the direct
+  // table. takeCached: a cached block of Size's class (handles(Size) must
+  // hold), or nullptr when that class has none. tryKeep: takes Ptr back
+  // when it is one of the cache's live blocks; false, with nothing changed,
+  // for anything else (release() then says what it is).
+  void *takeCached(size_t Size) {
+    unsigned Class = classOf(Size);
+    std::lock_guard Lock(Mutex_);
+    std::vector<uint32_t> &List = Free_[Class];
+    if (List.empty()) return nullptr;
+    Block &B = Blocks_[List.back()];
+    List.pop_back();
+    B.Cached = false;
+    --NumCached_;
+    CachedBytes_ -= classSize(Class);
+    return B.Ptr;
+  }
+  bool tryKeep(void *Ptr) {
+    std::lock_guard Lock(Mutex_);
+    uint32_t I = Index_.find(Ptr);
+    if (I == FlatIndex<void *>::kNone) return false;
+    Block &B = Blocks_[I];
+    if (B.Cached) return false;
+    keepLocked(B, I);
+    return true;
+  }
+
   // Runs Alloc(); when it fails and the cache held blocks, gives them back to
   // the device and runs Alloc() once more.
   template <typename FnT>
@@ -108,6 +135,14 @@ class MemoryManager {
     unsigned Class;
     bool Cached;
   };
+
+  // Puts live block B (index I) into its class's free list; Mutex_ held.
+  void keepLocked(Block &B, uint32_t I) {
+    B.Cached = true;
+    Free_[B.Class].push_back(I);
+    ++NumCached_;
+    CachedBytes_ += classSize(B.Class);
+  }
 
   // Frees Blocks through the backend (without Mutex_ held).
   size_t freeAll(std::vector<void *> &Blocks);
