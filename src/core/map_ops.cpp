@@ -116,7 +116,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     }
     // Issue the copy holding the entry's lock so a thread that finds the
     // entry in the meantime waits for the data (seed 002).
-    std::unique_lock<std::mutex> EntryLock(E.TransferMutex);
+    std::unique_lock EntryLock(E.TransferMutex);
     E.TransferBusy.store(true, std::memory_order_relaxed);
     TableLock.unlock();
     Report();
@@ -152,7 +152,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     // is free; a device-side wait orders this construct after it.
     Status Waited;
     {
-      std::lock_guard<std::mutex> Wait(E.TransferMutex);
+      std::lock_guard Wait(E.TransferMutex);
       if (E.CopyInFlight.load(std::memory_order_acquire)) Waited = D.waitEntryCopy(E, Async);
     }
     if (!Waited) {

@@ -49,7 +49,7 @@ struct MapEntry {
   // Created by omp_target_associate_ptr (only those may be disassociated).
   bool Associated = false;
   // Held while the entry's initial H2D copy is being issued (see header comment).
-  std::mutex TransferMutex;
+  FutexMutex TransferMutex;
   // Plugin event ordered after the entry's last H2D copy (null: none yet /
   // no events). Guarded by TransferMutex; destroyed with the entry.
   void *Event = nullptr;
