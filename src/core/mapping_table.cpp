@@ -37,19 +37,14 @@ std::string MapEntry::refToString(bool Hold) const {
   return Count == kInfiniteRef ? "INF" : std::to_string(Count);
 }
 
-LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
+MappingTable::~MappingTable() {
+  ByRange_.forEach([&](uintptr_t, MapEntry *Entry) { Entries_.destroy(*Entry); });
+}
+
+LookupResult MappingTable::lookupAround(uintptr_t Begin, int64_t Size) {
   LookupResult Result;
   if (ByRange_.empty()) return Result;
   uintptr_t End = Begin + static_cast<uintptr_t>(Size);
-  // Fast path: an entry starting exactly here that holds the whole range.
-  if (MapEntry *Exact = ByBegin_.find(Begin)) {
-    MapEntry &E = *Exact;
-    if (E.HstBegin == E.HstEnd ? Size == 0 : End <= E.HstEnd) {
-      Result.Entry = &E;
-      Result.IsContained = true;
-      return Result;
-    }
-  }
   auto Near = ByRange_.around(Begin);
   if (Near.AtOrBefore) {
     MapEntry &E = *Near.AtOrBefore->Val;
@@ -71,8 +66,7 @@ LookupResult MappingTable::lookup(uintptr_t Begin, int64_t Size) {
 
 MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt,
                                bool Hold, map_var_info_t Name, bool Infinite) {
-  MapEntry &Entry = Storage_.emplace_front();
-  Entry.InStorage = Storage_.begin();
+  MapEntry &Entry = Entries_.create();
   [[maybe_unused]] bool Inserted = ByRange_.insert(Begin, &Entry);
   assert(Inserted && "overlapping map entry");
   Entry.HstBase = Base;
@@ -94,7 +88,7 @@ MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, u
 void MappingTable::erase(MapEntry &Entry) {
   ByBegin_.erase(Entry.HstBegin);
   ByRange_.erase(Entry.HstBegin);
-  Storage_.erase(Entry.InStorage);
+  Entries_.destroy(Entry);
 }
 
 void MappingTable::forEach(const std::function<void(const MapEntry &)> &Visit) const {

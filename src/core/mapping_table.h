@@ -20,9 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <list>
 #include <map>
-#include <memory_resource>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,7 +29,7 @@
 #include "chunked_ordered_map.h"
 #include "flat_hash_map.h"
 #include "futex_mutex.h"
-#include "free_list_resource.h"
+#include "object_pool.h"
 #include "omptarget/abi.h"
 
 namespace omptarget::core {
@@ -65,9 +63,6 @@ struct MapEntry {
   // lock, cleared before TransferMutex is released): a reuser that sees both
   // flags false needs neither the lock nor a wait.
   std::atomic<bool> TransferBusy{false};
-  // Where the table keeps this entry (set by MappingTable::insert, used
-  // only by the table to erase it).
-  std::pmr::list<MapEntry>::iterator InStorage;
 
   int64_t size() const { return static_cast<int64_t>(HstEnd - HstBegin); }
   uint64_t totalRef() const;
@@ -96,10 +91,24 @@ struct ShadowPointer {
 
 class MappingTable {
  public:
+  MappingTable() = default;
+  MappingTable(const MappingTable &) = delete;
+  MappingTable &operator=(const MappingTable &) = delete;
+  ~MappingTable();
+
   FutexMutex Mutex;
 
   // All of the following require Mutex to be held.
-  LookupResult lookup(uintptr_t Begin, int64_t Size);
+  // The entry holding [Begin, Begin + Size), or the one it overlaps. Inline
+  // for the common case, an entry that starts exactly at Begin.
+  LookupResult lookup(uintptr_t Begin, int64_t Size) {
+    if (MapEntry *Exact = ByBegin_.find(Begin)) {
+      uintptr_t End = Begin + static_cast<uintptr_t>(Size);
+      if (Exact->HstBegin == Exact->HstEnd ? Size == 0 : End <= Exact->HstEnd)
+        return LookupResult{Exact, /*IsContained=*/true, false, false};
+    }
+    return lookupAround(Begin, Size);
+  }
   MapEntry &insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt, bool Hold,
                    map_var_info_t Name, bool Infinite = false);
   void erase(MapEntry &Entry);
@@ -120,16 +129,18 @@ class MappingTable {
                      const std::function<void(void **, const ShadowPointer &)> &Visit);
 
  private:
-  // Entries live in Storage_'s nodes (stable addresses), which come from
-  // chunks (locality) through free lists (mapping and unmapping a fresh
-  // array costs no trip to malloc). ByRange_ orders them by address for
+  // Entries live in Entries_ (stable addresses, in chunks; a freed entry's
+  // slot is the next one handed out, so mapping and unmapping a fresh array
+  // costs no trip to malloc). ByRange_ holds every live entry, ordered by
+  // address for
   // range lookups in contiguous sorted chunks (a search through 10,000
   // entries touches a few cache lines, not a tree's 14 nodes). ByBegin_
   // finds them by exact begin address, the common lookup (open addressing:
   // no allocation). All guarded by Mutex.
-  std::pmr::monotonic_buffer_resource NodeChunks_;
-  FreeListResource NodePool_{&NodeChunks_};
-  std::pmr::list<MapEntry> Storage_{&NodePool_};
+  // lookup() without an exact-begin match: the address-ordered search.
+  LookupResult lookupAround(uintptr_t Begin, int64_t Size);
+
+  ObjectPool<MapEntry> Entries_;
   ChunkedOrderedMap<MapEntry *> ByRange_;
   FlatHashMap<uintptr_t, MapEntry *> ByBegin_;
   std::mutex ShadowMutex_;
