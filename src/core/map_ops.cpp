@@ -101,7 +101,10 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
                     ", Size=%" PRId64 ", Name=%s",
                     Begin, OMPT_PTR(Result.TgtPtr), Req.Size, nameOf(Req.Name).c_str());
     };
-    if (D.completesSynchronously() && Req.Size <= kSyncCopyUnderTableLockBytes) {
+    // (An `always` copy into an entry that another thread is still filling
+    // outside the table lock, a large copy, waits for it the usual way.)
+    if (D.completesSynchronously() && Req.Size <= kSyncCopyUnderTableLockBytes &&
+        !E.TransferBusy.load(std::memory_order_acquire)) {
       // A synchronous device's small copy is complete before the table lock
       // is released, so no other thread can find the entry without its data:
       // no entry lock, nothing in flight, nothing to roll back later.
