@@ -137,32 +137,16 @@ class GenericDevice {
   // Size > 0, non-null pointers. Inline: the direct table's calls are a few
   // instructions around the *Impl hook, the errors are formatted out of line.
   Status submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size, __tgt_async_info &AsyncInfo) {
-    Expected<void *> Q = queueOf(AsyncInfo);
-    if (!Q) [[unlikely]]
-      return opFailed("data_submit", Q.takeError());
-    Status S = submitImpl(TgtPtr, HstPtr, Size, *Q);
-    if (!S) [[unlikely]]
-      return opFailed("data_submit", S.takeError());
-    return S;
+    return onQueue(AsyncInfo, "data_submit", nullptr,
+                   [&](void *Q) { return submitImpl(TgtPtr, HstPtr, Size, Q); });
   }
   Status retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size, __tgt_async_info &AsyncInfo) {
-    Expected<void *> Q = queueOf(AsyncInfo);
-    if (!Q) [[unlikely]]
-      return opFailed("data_retrieve", Q.takeError());
-    Status S = retrieveImpl(HstPtr, TgtPtr, Size, *Q);
-    if (!S) [[unlikely]]
-      return opFailed("data_retrieve", S.takeError());
-    return S;
+    return onQueue(AsyncInfo, "data_retrieve", nullptr,
+                   [&](void *Q) { return retrieveImpl(HstPtr, TgtPtr, Size, Q); });
   }
   // L.Name is findKernel(L.Entry); the argument arrays are valid.
   Status launchUnchecked(const char *Call, const KernelLaunch &L, __tgt_async_info &AsyncInfo) {
-    Expected<void *> Q = queueOf(AsyncInfo);
-    if (!Q) [[unlikely]]
-      return opFailed(Call, Q.takeError());
-    Status S = launchImpl(L, *Q);
-    if (!S) [[unlikely]]
-      return kernelFailed(Call, L.Name, S.takeError());
-    return S;
+    return onQueue(AsyncInfo, Call, L.Name, [&](void *Q) { return launchImpl(L, Q); });
   }
   // The name of a kernel loaded on this device, or nullptr (lock-free).
   const char *findKernel(void *Entry) const;
@@ -256,6 +240,19 @@ class GenericDevice {
   [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind,
                                                  Error Why) const;
   [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;
+
+  // Runs Issue(queue of AsyncInfo); a failure reads "<Call>: device <id>:
+  // [kernel <Kernel>: ]<why>".
+  template <typename IssueFn>
+  Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel, IssueFn &&Issue) {
+    Expected<void *> Q = queueOf(AsyncInfo);
+    if (!Q) [[unlikely]]
+      return opFailed(Call, Q.takeError());
+    Status S = Issue(*Q);
+    if (!S) [[unlikely]]
+      return Kernel ? kernelFailed(Call, Kernel, S.takeError()) : opFailed(Call, S.takeError());
+    return S;
+  }
 
   // The queue of AsyncInfo, taken on first use (acquireQueue).
   Expected<void *> queueOf(__tgt_async_info &AsyncInfo) {
