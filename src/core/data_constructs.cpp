@@ -185,12 +185,8 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     if (Copied && D.mappings().hasShadows()) {
       // After the copy lands: put back host pointer values that the copy
       // overwrote with device addresses.
-      auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
-      auto Restore = [&D, Begin, Size] {
-        D.mappings().forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
-                                   [](void **HstAddr, const ShadowPointer &Shadow) {
-                                     *HstAddr = Shadow.HstPtrValue;
-                                   });
+      auto Restore = [&D, HstBegin, Size] {
+        restoreShadows(D.mappings(), HstBegin, Size);
         return Status::success();
       };
       if (Settled)
@@ -240,12 +236,10 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type,
   if (Type & kMapFrom) {
     if (Status S = D.retrieve(HstBegin, Tgt, Size, Async); !S) return S;
     if (D.mappings().hasShadows())
-      Async.afterSync([&D, Begin, End] {
-      D.mappings().forEachShadow(Begin, End, false, [](void **HstAddr, const ShadowPointer &S) {
-        *HstAddr = S.HstPtrValue;
+      Async.afterSync([&D, HstBegin, Size] {
+        restoreShadows(D.mappings(), HstBegin, Size);
+        return Status::success();
       });
-      return Status::success();
-    });
   }
   if (Type & kMapTo) {
     if (Status S = D.submit(Tgt, HstBegin, Size, Async); !S) return S;

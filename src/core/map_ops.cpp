@@ -212,14 +212,6 @@ Status copyBackLocked(Device &D, const MapEntry &E, void *HstBegin, int64_t Size
   return Result;
 }
 
-// After a copy back: host pointer values the copy overwrote with device
-// addresses are put back.
-void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size) {
-  auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
-  T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
-                  [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
-}
-
 Status finishRemoval(Device &D, const Removal &R) {
   MappingTable &T = D.mappings();
   // Pointers attached inside the freed storage are forgotten with it.
@@ -228,6 +220,12 @@ Status finishRemoval(Device &D, const Removal &R) {
   return D.release(R.Tgt);
 }
 }  // namespace
+
+void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size) {
+  auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
+  T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
+                  [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
+}
 
 FoundPointer findMapping(Device &D, const FindRequest &Req) {
   FoundPointer Result;

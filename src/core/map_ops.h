@@ -94,6 +94,10 @@ Status dropReference(Device &D, const DropRequest &R);
 // dropReference with no copy-back (undoing a reference just taken).
 Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold);
 
+// After a copy back into [HstBegin, +Size): puts back the host pointer
+// values that the copy overwrote with device addresses (shadow pointers).
+void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size);
+
 // Device address for a host address, or null (no refcount change).
 // With MustContain false a mapping that only overlaps the range counts too
 // (kernel arguments whose mapper mapped part of the object).
