@@ -169,13 +169,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     bool From = Type & kMapFrom;
     bool Copied = false;
     if (From && (Found.IsLast || (Type & kMapAlways)) && !Found.IsHostPtr && !Found.Dropped) {
-      if (info::enabled(kInfoDataTransfer))
-        info::print(D.id(),
-                    "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT
-                    ", Size=%" PRId64 ", Name=%s",
-                    OMPT_PTR(Found.TgtPtr), OMPT_PTR(HstBegin), Size,
-                    info::varName(A.Names ? A.Names[I] : nullptr).c_str());
-      if (Status S = D.retrieve(HstBegin, Found.TgtPtr, Size, Async); !S) return S;
+      if (Status S = copyToHost(D, HstBegin, Found.TgtPtr, Size, Req.Name, Async); !S) return S;
       Copied = true;
     }
     // Nothing of this construct can still be in flight when it queued no

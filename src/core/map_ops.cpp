@@ -200,14 +200,9 @@ Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) {
 Status copyBackLocked(Device &D, const MapEntry &E, void *HstBegin, int64_t Size,
                       map_var_info_t Name, AsyncInfo *Sync = nullptr) {
   void *Tgt = reinterpret_cast<void *>(E.TgtBegin + (reinterpret_cast<uintptr_t>(HstBegin) - E.HstBegin));
-  if (info::enabled(abi::kInfoDataTransfer))
-    info::print(D.id(),
-                "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT
-                ", Size=%" PRId64 ", Name=%s",
-                OMPT_PTR(Tgt), OMPT_PTR(HstBegin), Size, nameOf(Name).c_str());
-  if (Sync) return D.retrieve(HstBegin, Tgt, Size, *Sync);
+  if (Sync) return copyToHost(D, HstBegin, Tgt, Size, Name, *Sync);
   AsyncInfo Async(D);
-  Status Result = D.retrieve(HstBegin, Tgt, Size, Async);
+  Status Result = copyToHost(D, HstBegin, Tgt, Size, Name, Async);
   if (Status S = Async.synchronize(); !S && Result) Result = std::move(S);
   return Result;
 }
@@ -220,6 +215,16 @@ Status finishRemoval(Device &D, const Removal &R) {
   return D.release(R.Tgt);
 }
 }  // namespace
+
+Status copyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name,
+                  AsyncInfo &Async) {
+  if (info::enabled(abi::kInfoDataTransfer))
+    info::print(D.id(),
+                "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT
+                ", Size=%" PRId64 ", Name=%s",
+                OMPT_PTR(Tgt), OMPT_PTR(HstBegin), Size, nameOf(Name).c_str());
+  return D.retrieve(HstBegin, Tgt, Size, Async);
+}
 
 void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size) {
   auto Begin = reinterpret_cast<uintptr_t>(HstBegin);

@@ -94,6 +94,11 @@ Status dropReference(Device &D, const DropRequest &R);
 // dropReference with no copy-back (undoing a reference just taken).
 Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold);
 
+// The device-to-host copy of a mapped range on Async, with its
+// LIBOMPTARGET_INFO line ("Copying data from device to host ...").
+Status copyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name,
+                  AsyncInfo &Async);
+
 // After a copy back into [HstBegin, +Size): puts back the host pointer
 // values that the copy overwrote with device addresses (shadow pointers).
 void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size);
