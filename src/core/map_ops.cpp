@@ -255,8 +255,7 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
       bool DropNow = Req.UpdateRef && Req.DropNow &&
                      !(Result.IsLast && Req.CopyIfLast && !Req.CopyBackNow);
       if (DropNow && !Result.IsLast) {
-        if (Req.ForceDelete) E.resetRef(Req.Hold);
-        E.decRef(Req.Hold);
+        E.dropRef(Req.Hold, Req.ForceDelete);
         Result.Dropped = true;
         Action = Req.ForceDelete ? " (reset, decremented)" : " (decremented)";
       } else if (Req.UpdateRef) {
@@ -284,8 +283,7 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
         }
       }
       if (Drop) {
-        if (Req.ForceDelete) E.resetRef(Req.Hold);
-        E.decRef(Req.Hold);
+        E.dropRef(Req.Hold, Req.ForceDelete);
         Result.Dropped = true;
         if (E.totalRef() == 0) Removed = unlinkLocked(D, T, E);
       }
@@ -326,8 +324,7 @@ Status dropReference(Device &D, const DropRequest &R) {
                        ", %" PRId64 " bytes) is not mapped",
                        D.id(), Begin, R.Size);
     MapEntry &E = *LR.Entry;
-    if (R.ForceDelete) E.resetRef(R.Hold);
-    E.decRef(R.Hold);
+    E.dropRef(R.Hold, R.ForceDelete);
     if (E.totalRef() != 0) return Status::success();
     if (R.CopyBackIfLast && !R.AlreadyCopied) {
       // Another construct dropped its reference first, so this one turned

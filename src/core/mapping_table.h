@@ -72,6 +72,12 @@ struct MapEntry {
   // drop the entry?
   bool decShouldRemove(bool Hold, bool AfterReset = false) const;
   void resetRef(bool Hold);
+  // Drops one reference of the chosen count, after resetRef when Reset
+  // (`delete`): what an exiting map does, matching decShouldRemove.
+  void dropRef(bool Hold, bool Reset) {
+    if (Reset) resetRef(Hold);
+    decRef(Hold);
+  }
   std::string refToString(bool Hold) const;
 };
 
