@@ -101,39 +101,19 @@ class GenericDevice {
   // arguments are well-formed and no traces or info lines are on,
   // the only cases where a checked method would do more. Errors read the
   // same either way; `Call` is the entry's name for them.
-  // Kind is a valid allocation kind. Inline: the memory manager's cache
-  // serves most synchronous allocations.
+  // Kind is a valid allocation kind.
   Expected<void *> allocUnchecked(const char *Call, size_t Size, void *HostPtr,
-                                  abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
-    if (!AsyncInfo && Kind == abi::kAllocDefault && MemoryManager_.handles(Size)) [[likely]] {
-      Expected<void *> Ptr = MemoryManager_.allocate(Size);
-      if (!Ptr) [[unlikely]]
-        return allocFailed(Call, Size, Kind, Ptr.takeError());
-      return Ptr;
-    }
-    return allocOther(Call, Size, HostPtr, Kind, AsyncInfo);
-  }
-  // The memory manager's share of the two above, for the direct table: a
-  // cached block for a synchronous default-kind allocation (or nullptr),
-  // and taking a live cached-size block back (false: nothing done).
+                                  abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo);
+  // TgtPtr is non-null; *Cached tells whether the memory manager kept it.
+  Status deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo, bool *Cached);
+  // The memory manager's share of the two above, inline for the direct
+  // table: a cached block for a synchronous default-kind allocation (or
+  // nullptr), and taking a live cached-size block back (false: nothing done).
   void *takeCachedBlock(size_t Size, abi::TargetAllocKind Kind) {
     if (Kind != abi::kAllocDefault || !MemoryManager_.handles(Size)) return nullptr;
     return MemoryManager_.takeCached(Size);
   }
   bool keepCachedBlock(void *TgtPtr) { return MemoryManager_.threshold() != 0 && MemoryManager_.tryKeep(TgtPtr); }
-  // TgtPtr is non-null; *Cached tells whether the memory manager kept it.
-  Status deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo, bool *Cached) {
-    if (MemoryManager_.threshold() != 0) {
-      Expected<bool> Kept = MemoryManager_.release(TgtPtr);
-      if (!Kept) [[unlikely]]
-        return freeFailed(Call, TgtPtr, Kept.takeError());
-      if (*Kept) {
-        *Cached = true;
-        return {};
-      }
-    }
-    return freeOther(Call, TgtPtr, AsyncInfo);
-  }
   // Size > 0, non-null pointers. Inline: the direct table's calls are a few
   // instructions around the *Impl hook, the errors are formatted out of line.
   Status submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size, __tgt_async_info &AsyncInfo) {
@@ -233,10 +213,6 @@ class GenericDevice {
   const char *traceComponent() const;
 
  private:
-  // The rest of allocUnchecked/deleteUnchecked: the device's own allocator.
-  Expected<void *> allocOther(const char *Call, size_t Size, void *HostPtr, abi::TargetAllocKind Kind,
-                              __tgt_async_info *AsyncInfo);
-  Status freeOther(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo);
   [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind,
                                                  Error Why) const;
   [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;

@@ -38,8 +38,8 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
   return Ptr;
 }
 
-Expected<void *> GenericDevice::allocOther(const char *Call, size_t Size, void *HostPtr,
-                                           abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
+Expected<void *> GenericDevice::allocUnchecked(const char *Call, size_t Size, void *HostPtr,
+                                               abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
   Expected<void *> Ptr = [&]() -> Expected<void *> {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
@@ -69,7 +69,16 @@ Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
   return S;
 }
 
-Status GenericDevice::freeOther(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo) {
+Status GenericDevice::deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
+                                      bool *Cached) {
+  if (MemoryManager_.threshold() != 0) {
+    Expected<bool> Kept = MemoryManager_.release(TgtPtr);
+    if (!Kept) return freeFailed(Call, TgtPtr, Kept.takeError());
+    if (*Kept) {
+      *Cached = true;
+      return {};
+    }
+  }
   Status S = [&]() -> Status {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
