@@ -216,14 +216,11 @@ Status finishRemoval(Device &D, const Removal &R) {
 }
 }  // namespace
 
-Status copyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name,
-                  AsyncInfo &Async) {
-  if (info::enabled(abi::kInfoDataTransfer))
-    info::print(D.id(),
-                "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT
-                ", Size=%" PRId64 ", Name=%s",
-                OMPT_PTR(Tgt), OMPT_PTR(HstBegin), Size, nameOf(Name).c_str());
-  return D.retrieve(HstBegin, Tgt, Size, Async);
+void reportCopyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name) {
+  info::print(D.id(),
+              "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT
+              ", Size=%" PRId64 ", Name=%s",
+              OMPT_PTR(Tgt), OMPT_PTR(HstBegin), Size, nameOf(Name).c_str());
 }
 
 void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size) {

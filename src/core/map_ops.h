@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "async_info.h"
+#include "info.h"
 #include "device.h"
 #include "error.h"
 
@@ -95,9 +96,15 @@ Status dropReference(Device &D, const DropRequest &R);
 Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold);
 
 // The device-to-host copy of a mapped range on Async, with its
-// LIBOMPTARGET_INFO line ("Copying data from device to host ...").
-Status copyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name,
-                  AsyncInfo &Async);
+// LIBOMPTARGET_INFO line ("Copying data from device to host ..."). Inline:
+// it is on every construct's path; the line is printed out of line.
+[[gnu::cold]] void reportCopyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size,
+                                    map_var_info_t Name);
+inline Status copyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name,
+                         AsyncInfo &Async) {
+  if (info::enabled(abi::kInfoDataTransfer)) reportCopyToHost(D, HstBegin, Tgt, Size, Name);
+  return D.retrieve(HstBegin, Tgt, Size, Async);
+}
 
 // After a copy back into [HstBegin, +Size): puts back the host pointer
 // values that the copy overwrote with device addresses (shadow pointers).
