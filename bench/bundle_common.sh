@@ -16,9 +16,9 @@ bundle_require_tools() {
 
 # Compiles the OpenMP offload program SRC for the H200 (sm_90) into OUT,
 # with a --cuda-path directory made by tools/omptarget-sm90-path.
-bundle_compile_offload() {  # SRC OUT SM90_PATH
+bundle_compile_offload() {  # SRC OUT SM90_PATH [EXTRA_FLAGS...]
   echo "compiling $(basename "$2") (clang 14, nvptx64 sm_90)"
-  "$LLVM/bin/clang" -O2 -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 \
+  "$LLVM/bin/clang" "${@:4}" -O2 -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 \
     --cuda-path="$3" -Wno-unknown-cuda-version -Wall -Wextra -o "$2" "$1" ||
     die "$(basename "$1") did not compile"
 }

@@ -4,7 +4,8 @@
 Input: the results file, one line per figure:
   side=SIDE round=R case=NAME value=V unit=U [key=value...]
   side=SIDE round=R case=NAME error=WHY | skipped=WHY
-Sides: raw, ours, llvm, ours-bpsmN (case e with OMPTARGET_CUDA_BLOCKS_PER_SM=N).
+Sides: raw, ours, llvm, devrtl (ours, the program built with our device runtime),
+ours-bpsmN (case e with OMPTARGET_CUDA_BLOCKS_PER_SM=N).
 
 Per side and case the best round is kept (min for times, max for rates: noise
 only makes a run slower); spread = (max - min) / min over the rounds.
@@ -146,6 +147,32 @@ def main():
         if ex:
             print("  raw CUDA best launch: blocks=%s threads=%s (sms=%s)" % (ex.get("blocks"), ex.get("threads"),
                                                                            ex.get("sms")))
+    # The same program built with our device runtime (side devrtl).
+    dcases = [c for c in cases if ("devrtl", c) in vals]
+    if dcases:
+        print()
+        print("with our device runtime (libomptarget-devicertl-nvptx.bc; our core and plugin):")
+        for c in dcases:
+            u = units.get(c, "?")
+            cr, cd, co, cl = cost("raw", c), cost("devrtl", c), cost("ours", c), cost("llvm", c)
+            d_r = cd / cr if cd and cr else None
+            l_d = cl / cd if cl and cd else None
+            o_d = co / cd if co and cd else None
+            goal = GOALS.get(c)
+            met = "n/a"
+            if goal:
+                oks = []
+                if goal[0] is not None:
+                    oks.append(None if d_r is None else d_r <= goal[0])
+                if goal[1] is not None:
+                    oks.append(None if l_d is None else l_d >= goal[1])
+                met = "n/a" if None in oks else ("yes" if all(oks) else "NO")
+            print("  %-22s %-9s %10s  devrtl/raw %s  LLVM/devrtl %s  ours(LLVM rtl)/devrtl %s  %%raw %s  %s -> %s" % (
+                c, u, fmt(best("devrtl", c), u), "%.2f" % d_r if d_r else "-", "%.2f" % l_d if l_d else "-",
+                "%.2f" % o_d if o_d else "-", "%.0f" % (100.0 / d_r) if d_r else "-",
+                goal[2] if goal else "none", met))
+            summaries.append("summary case=%s side=devrtl value=%s devrtl_over_raw=%s met=%s" % (
+                c, best("devrtl", c), "%.3f" % d_r if d_r else "na", met))
     if errors:
         print()
         print("errors / skipped:")

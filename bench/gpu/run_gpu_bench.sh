@@ -63,6 +63,10 @@ build() {
   "$ROOT/tools/omptarget-sm90-path" "$sm90" >/dev/null || die "cannot make the sm_90 CUDA path"
 
   bundle_compile_offload "$HERE/omp_gpu_bench.c" "$stage/bin/omp_gpu_bench" "$sm90"
+  local devrtl=$lib/libomptarget-devicertl-nvptx.bc
+  [ -f "$devrtl" ] || die "build the device runtime first (ninja -C build omptarget-devicertl)"
+  bundle_compile_offload "$HERE/omp_gpu_bench.c" "$stage/bin/omp_gpu_bench_devrtl" "$sm90" \
+    --libomptarget-nvptx-bc-path="$devrtl"
   echo "compiling raw_cuda_bench (nvcc, sm_90)"
   "$CUDA/bin/nvcc" -O2 -std=c++17 -arch=sm_90 -o "$stage/bin/raw_cuda_bench" "$HERE/raw_cuda_bench.cu" \
     -L"$CUDA/lib64/stubs" -lcuda || die "raw_cuda_bench did not compile"
@@ -138,6 +142,7 @@ run_one() {  # DIR SIDE ROUND CASE
   case $side in
     raw) bin=$dir/bin/raw_cuda_bench ;;
     ours) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours ;;
+    devrtl) bin=$dir/bin/omp_gpu_bench_devrtl; libs=$dir/lib/ours ;;
     llvm) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/llvm:$dir/lib/llvm-deps ;;
     ours-bpsm*) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_BLOCKS_PER_SM=${side#ours-bpsm}" ;;
     *) die "unknown side $side" ;;
@@ -208,8 +213,8 @@ run() {
     cases=$(echo " $cases " | sed 's/ c_memcpy_peer_1g / /')
     echo "info: $gpus GPU(s): c_memcpy_peer_1g not run"
   fi
-  local bpsm=${GPU_BENCH_BPSM:-"0 1 2 4 8"}
-  local orders=("raw ours llvm" "ours llvm raw" "llvm raw ours")
+  local bpsm=${GPU_BENCH_BPSM-"0 1 2 4 8"}
+  local orders=("raw ours llvm devrtl" "ours devrtl llvm raw" "llvm devrtl raw ours")
   local r done_rounds=0 last=0 t_round
   for ((r = 1; r <= rounds; r++)); do
     # A new round starts only if one as long as the last still fits.

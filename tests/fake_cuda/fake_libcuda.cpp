@@ -170,6 +170,19 @@ CUresult cuCtxSetCurrent(CUcontext Ctx) {
   return CUDA_SUCCESS;
 }
 CUresult cuCtxEnablePeerAccess(CUcontext, unsigned int) { return CUDA_SUCCESS; }
+// Context limits: kept, not enforced (kernels do not run here).
+static size_t Limits[8] = {1024, 0, 8u << 20};
+CUresult cuCtxSetLimit(CUlimit Limit, size_t Value) {
+  if (static_cast<unsigned>(Limit) >= 8) return CUDA_ERROR_INVALID_VALUE;
+  if (Limit == CU_LIMIT_STACK_SIZE && Value > (1u << 20)) return CUDA_ERROR_INVALID_VALUE;
+  Limits[Limit] = Value;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetLimit(size_t *Value, CUlimit Limit) {
+  if (static_cast<unsigned>(Limit) >= 8) return CUDA_ERROR_INVALID_VALUE;
+  *Value = Limits[Limit];
+  return CUDA_SUCCESS;
+}
 
 CUresult cuModuleLoadDataEx(CUmodule *Module, const void *Image, unsigned int, CUjit_option *, void **) {
   auto M = std::make_unique<FakeModule>();

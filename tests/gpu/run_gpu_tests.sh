@@ -10,13 +10,25 @@
 #       GPU-appropriate test into BUNDLE (default build/gpu-bundle), with our
 #       libraries, LLVM 14's libomp.so.5 and libomptarget.so, FileCheck and
 #       `not` (plus the libraries they need), packed as BUNDLE/bundle.tar.gz.
-#   run_gpu_tests.sh run [BUNDLE] [ours|llvm|both]
+#       Each test is built twice or three times: with LLVM 14's device runtime
+#       (as clang links it by default; bin/llvmrtl), and with ours
+#       (build/lib/libomptarget-devicertl-nvptx.bc, at the test's -O0 in
+#       bin/devrtl and at -O2 in bin/devrtl-O2, where LLVM's OpenMPOpt
+#       rewrites kernels around the runtime's calls).
+#   run_gpu_tests.sh run [BUNDLE] [CONFIG...|both|all]
 #       On the GPU machine: unpacks the bundle to a temporary directory, runs
-#       every test and prints `N passed, M failed` (per core). Failing tests'
-#       output goes to the log ($OUT/gpu-tests-<core>.log when $OUT is set,
-#       else BUNDLE/gpu-tests-<core>.log). Default core: both.
+#       every test and prints `N passed, M failed` per configuration:
+#         ours            our core + our CUDA plugin, LLVM 14's device runtime
+#         llvm            LLVM 14's core + our CUDA plugin, LLVM 14's device runtime
+#         ours-devrtl     our core, our device runtime (-O0)
+#         ours-devrtl-O2  our core, our device runtime (-O2)
+#         llvm-devrtl     LLVM 14's core + our plugin, our device runtime (-O0)
+#       both = ours llvm; all (the default) = all five. Failing tests'
+#       output goes to the log ($OUT/gpu-tests-<config>.log when $OUT is set,
+#       else BUNDLE/gpu-tests-<config>.log).
 #
-# Which tests run: a test is skipped when its source says `// GPU: skip`, when
+# Which tests run: a test is skipped when its source says `// GPU: skip`
+# (with LLVM 14's device runtime only, when it says `// GPU: devrtl-only`), when
 # it REQUIRES a feature the GPU run cannot have (omptarget-plugin: our host
 # plugin; host-async; nvptx-compile: it builds its own nvptx binary), or when
 # it is on HOST_ONLY below (it pins the host plugin's 4 devices or its
@@ -48,9 +60,9 @@ run_segment() {
   printf '%s\n' "$seg"
 }
 
-compile_segment() {  # SEGMENT SOURCE BINARY -> the command to run here
-  local seg=$1 src=$2 bin=$3
-  local nv="-fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 --cuda-path=$SM90PATH"
+compile_segment() {  # SEGMENT SOURCE BINARY EXTRA_FLAGS -> the command to run here
+  local seg=$1 src=$2 bin=$3 extra=$4
+  local nv="$extra -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 --cuda-path=$SM90PATH"
   nv+=" -gline-tables-only -Wno-openmp-mapping -Wno-unknown-cuda-version -I$ROOT/include"
   seg=${seg//%clangxx-offload/$LLVM/bin/clang++ $nv}
   seg=${seg//%clang-offload/$LLVM/bin/clang $nv}
@@ -68,8 +80,10 @@ build() {
   [ -f "$lib/libomptarget.so" ] && [ -f "$lib/libomptarget.rtl.cuda.so" ] ||
     die "build the core and the CUDA plugin first (ninja -C build omptarget omptarget.rtl.cuda)"
   [ -x "$LLVM/bin/clang" ] || die "clang 14 not found in $LLVM"
+  local devrtl=$lib/libomptarget-devicertl-nvptx.bc
+  [ -f "$devrtl" ] || die "build the device runtime first (ninja -C build omptarget-devicertl)"
   local stage=$out/stage
-  rm -rf "$out"; mkdir -p "$stage"/{bin,src,cmds,lib/ours,lib/llvm,tools/lib}
+  rm -rf "$out"; mkdir -p "$stage"/{bin/llvmrtl,bin/devrtl,bin/devrtl-O2,src,cmds,lib/ours,lib/llvm,tools/lib}
   SM90PATH=$out/cuda-sm90
   "$ROOT/tools/omptarget-sm90-path" "$SM90PATH" >/dev/null || die "cannot make the sm_90 CUDA path"
 
@@ -106,6 +120,9 @@ build() {
       echo "skip $name ($why)"; skipped=$((skipped + 1)); continue
     fi
     cp "$src" "$stage/src/$file"
+    # `GPU: devrtl-only`: LLVM 14's device runtime cannot build it.
+    local devrtl_only=0
+    grep -q '// *GPU: *devrtl-only' "$src" && devrtl_only=1
     local multi=0
     # Heuristic: literal device numbers > 0, or loops over several devices.
     grep -Eq 'device\([1-9]\)|OMP_DEFAULT_DEVICE=[1-9]|omp_target_[a-z_]*\([^;]*, *[1-9]\)|[A-Za-z]+ = [01]; [A-Za-z]+ < (3|4|omp_get_num_devices)|[Dd]ev = [1-9]' "$src" && multi=1
@@ -121,16 +138,26 @@ build() {
         esac
         case $seg in
           %clang*)
-            if ! eval "$(compile_segment "$seg" "$src" "$stage/bin/$name")" > "$out/$name.build.log" 2>&1; then
-              ok=0
-            fi ;;
+            local variant flags variants="llvmrtl devrtl devrtl-O2"
+            [ $devrtl_only = 1 ] && variants="devrtl devrtl-O2"
+            for variant in $variants; do
+              case $variant in
+                llvmrtl) flags="" ;;
+                devrtl) flags="--libomptarget-nvptx-bc-path=$devrtl" ;;
+                devrtl-O2) flags="-O2 --libomptarget-nvptx-bc-path=$devrtl" ;;
+              esac
+              if ! eval "$(compile_segment "$seg" "$src" "$stage/bin/$variant/$name" "$flags")" \
+                  >> "$out/$name.build.log" 2>&1; then
+                echo "(variant $variant)" >> "$out/$name.build.log"; ok=0
+              fi
+            done ;;
           *) run_segment "$seg" >> "$cmds" ;;
         esac
       done
     done < <(sed -n 's|^ *// *RUN: *||p' "$src")
     if [ $ok = 1 ]; then
       built=$((built + 1)); rm -f "$out/$name.build.log"
-      echo "$name $file $multi ${requires// /,}: ${unsupported// /,}" >> "$manifest"
+      echo "$name $file $multi$([ $devrtl_only = 1 ] && echo d) ${requires// /,}: ${unsupported// /,}" >> "$manifest"
     else
       broken=$((broken + 1)); echo "BUILD FAILED $name (see $out/$name.build.log)"
       echo "$name $file build-failed" >> "$manifest"
@@ -143,18 +170,23 @@ build() {
 }
 
 # ------------------------------------------------------------------ run ----
-run_core() {  # DIR CORE LOG
-  local dir=$1 core=$2 log=$3 prefix libs
-  case $core in
-    ours) prefix=OURS; libs=$dir/lib/ours ;;
-    llvm) prefix=LLVM; libs=$dir/lib/llvm ;;
-    *) die "unknown core '$core' (ours, llvm)" ;;
+run_core() {  # DIR CONFIG LOG
+  local dir=$1 config=$2 log=$3 prefix libs core bins
+  case $config in
+    ours|ours-devrtl|ours-devrtl-O2) core=ours; prefix=OURS; libs=$dir/lib/ours ;;
+    llvm|llvm-devrtl) core=llvm; prefix=LLVM; libs=$dir/lib/llvm ;;
+    *) die "unknown configuration '$config' (ours, llvm, ours-devrtl, ours-devrtl-O2, llvm-devrtl)" ;;
+  esac
+  case $config in
+    *-devrtl) bins=$dir/bin/devrtl ;;
+    *-devrtl-O2) bins=$dir/bin/devrtl-O2 ;;
+    *) bins=$dir/bin/llvmrtl ;;
   esac
   local gpus
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
   local pass=0 fail=0 skip=0 failed=""
   : > "$log"
-  echo "== core: $core ($gpus GPU(s)) =="
+  echo "== $config: core $core, binaries $(basename "$bins") ($gpus GPU(s)) =="
   while read -r name file multi features; do
     if [ "$multi" = build-failed ]; then
       fail=$((fail + 1)); failed+=" $name(build)"; continue
@@ -162,11 +194,16 @@ run_core() {  # DIR CORE LOG
     local requires=${features%%:*} unsupported=${features#*: }
     if [ "$core" = llvm ] && [[ ",$requires," == *",omptarget-core,"* ]]; then skip=$((skip + 1)); continue; fi
     if [ "$core" = llvm ] && [[ ",$unsupported," == *",interop,"* ]]; then skip=$((skip + 1)); continue; fi
+    if [ "$multi" = 1d ] || [ "$multi" = 0d ]; then
+      # Built with our device runtime only.
+      [ "$bins" = "$dir/bin/llvmrtl" ] && { skip=$((skip + 1)); continue; }
+      multi=${multi%d}
+    fi
     if [ "$multi" = 1 ] && [ "${gpus:-0}" -lt 2 ]; then skip=$((skip + 1)); continue; fi
     local out rc
     # Like lit: the caller's LIBOMPTARGET_*/OMP_*/OMPTARGET_* stay out, and
     # each RUN line runs with pipefail.
-    out=$(cd "$dir/bin" && env BIN="$dir/bin/$name" SRC="$dir/src/$file" PREFIX=$prefix \
+    out=$(cd "$bins" && env BIN="$bins/$name" SRC="$dir/src/$file" PREFIX=$prefix \
             LIBS="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
             FILECHECK="$dir/tools/FileCheck" NOT="$dir/tools/not" \
             timeout 300 bash -o pipefail -c \
@@ -177,25 +214,28 @@ run_core() {  # DIR CORE LOG
       pass=$((pass + 1))
     else
       fail=$((fail + 1)); failed+=" $name"
-      { echo "---- FAIL $name (core $core, exit $rc)"; echo "$out" | tail -n 60; } >> "$log"
+      { echo "---- FAIL $name ($config, exit $rc)"; echo "$out" | tail -n 60; } >> "$log"
     fi
   done < "$dir/manifest"
-  echo "core $core: $pass passed, $fail failed, $skip skipped${failed:+ (failed:$failed)}"
+  echo "$config: $pass passed, $fail failed, $skip skipped${failed:+ (failed:$failed)}"
   [ $fail = 0 ]
 }
 
 run() {
-  local bundle=${1:-$ROOT/build/gpu-bundle} which=${2:-both}
+  local bundle=${1:-$ROOT/build/gpu-bundle}
+  shift
+  local which=${*:-all}
   [ -f "$bundle/bundle.tar.gz" ] || die "no bundle at $bundle (run '$0 build' first)"
   local dir
   dir=$(mktemp -d /tmp/omptarget-gpu-tests.XXXXXX)
   tar -C "$dir" -xzf "$bundle/bundle.tar.gz" || die "cannot unpack $bundle/bundle.tar.gz"
   local logdir=${OUT:-$bundle} status=0
   nvidia-smi -L 2>/dev/null || echo "(nvidia-smi not found: no GPU?)"
-  local cores=$which
-  [ "$which" = both ] && cores="ours llvm"
-  for core in $cores; do
-    run_core "$dir" "$core" "$logdir/gpu-tests-$core.log" || status=1
+  local configs=$which
+  [ "$which" = both ] && configs="ours llvm"
+  [ "$which" = all ] && configs="ours llvm ours-devrtl ours-devrtl-O2 llvm-devrtl"
+  for config in $configs; do
+    run_core "$dir" "$config" "$logdir/gpu-tests-$config.log" || status=1
   done
   rm -rf "$dir"
   return $status
@@ -204,5 +244,5 @@ run() {
 case ${1:-} in
   build) shift; build "$@" ;;
   run) shift; run "$@" ;;
-  *) sed -n '2,27p' "$0"; exit 2 ;;
+  *) sed -n '2,38p' "$0"; exit 2 ;;
 esac

@@ -69,12 +69,33 @@ Status CudaDevice::initImpl() {
   LaunchEnv_ = LaunchEnv::fromEnvironment();
   DynamicSharedBytes_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_SHARED_MEMORY_SIZE", 0, 0, INT32_MAX));
   DebugKind_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_DEVICE_RTL_DEBUG", 0, 0, INT32_MAX));
+  applyLimitFromEnv("LIBOMPTARGET_STACK_SIZE", CU_LIMIT_STACK_SIZE);
+  applyLimitFromEnv("LIBOMPTARGET_HEAP_SIZE", CU_LIMIT_MALLOC_HEAP_SIZE);
   Staging_.configure(id());
   SmallCopyBytes_ = static_cast<size_t>(env::getInt("OMPTARGET_CUDA_SMALL_COPY_BUFFER", 65536, 0, 1 << 30));
   OMPT_TRACE(traceComponent(),
              "device %d: %s, compute capability %u.%u, %d SMs, %d threads per block at most",
              id(), Name_.c_str(), SmMajor_, SmMinor_, Limits_.NumSMs, Limits_.MaxThreadsPerBlock);
   return {};
+}
+
+// LLVM 15's variables (LLVM 14's plugin has none): the stack of each GPU
+// thread (CUDA's default is 1 KiB, which -O0 kernels with nested calls can
+// outgrow: "unspecified launch failure") and the heap device-side malloc and
+// the device runtime allocate from. Unset: the driver's defaults. A value
+// the driver refuses leaves its default, with a warning that says so.
+void CudaDevice::applyLimitFromEnv(const char *Var, CUlimit Limit) {
+  int64_t Bytes = env::getInt(Var, 0, 0, INT64_MAX);
+  if (Bytes <= 0) return;
+  const Driver &D = driver();
+  if (Status S = check(D.cuCtxSetLimit(Limit, static_cast<size_t>(Bytes)), "cuCtxSetLimit"); !S) {
+    size_t Kept = 0;
+    (void)D.cuCtxGetLimit(&Kept, Limit);
+    debug::warning("%s=%lld: CUDA device %d refused it (%s); keeping %zu bytes", Var,
+                   static_cast<long long>(Bytes), id(), S.error().message().c_str(), Kept);
+    return;
+  }
+  OMPT_TRACE(traceComponent(), "device %d: %s set to %lld bytes", id(), Var, static_cast<long long>(Bytes));
 }
 
 Status CudaDevice::deinitImpl() {

@@ -61,6 +61,7 @@ class CudaDevice final : public plugin::GenericDevice {
  protected:
   Status initImpl() override;
   Status deinitImpl() override;
+  void applyLimitFromEnv(const char *Var, CUlimit Limit);
 
   Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(const __tgt_device_image &Image) override;
   Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name) override;

@@ -35,6 +35,8 @@ namespace omptarget::cuda {
   X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")             \
   X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")        \
   X(cuCtxSetCurrent, "cuCtxSetCurrent")                               \
+  X(cuCtxSetLimit, "cuCtxSetLimit")                                   \
+  X(cuCtxGetLimit, "cuCtxGetLimit")                                   \
   X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                   \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                         \
   X(cuModuleUnload, "cuModuleUnload")                                 \

@@ -1,0 +1,114 @@
+// The device runtime's building blocks for NVIDIA GPUs: what a thread can ask
+// the hardware (its ids and the launch's shape), barriers, warp operations,
+// atomics and fences, all as clang NVPTX builtins. Compiled as CUDA device
+// code without CUDA's headers (-nocudainc), so the attributes are spelled out.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DEVICE __attribute__((device))
+#define SHARED __attribute__((shared))
+#define CONSTANT __attribute__((constant))
+#define GLOBAL __attribute__((device))
+#define INLINE __attribute__((device, always_inline)) inline
+#define NOINLINE __attribute__((device, noinline))
+// An entry point that clang-generated code calls by name.
+#define ENTRY extern "C" __attribute__((device))
+
+// clang passes a location descriptor (ident_t) to most entry points; the
+// runtime never reads it.
+struct IdentTy;
+
+namespace devrtl {
+
+constexpr uint32_t kWarpSize = 32;
+// CUDA's largest block: every per-thread table in shared memory has this size.
+constexpr uint32_t kMaxThreadsPerBlock = 1024;
+
+// OpenMP's execution modes, as clang 14 passes them to __kmpc_target_init.
+constexpr int8_t kModeGeneric = 1;
+constexpr int8_t kModeSPMD = 2;
+
+// --- hardware ---------------------------------------------------------------
+INLINE uint32_t hwThreadId() { return __nvvm_read_ptx_sreg_tid_x(); }
+INLINE uint32_t hwBlockSize() { return __nvvm_read_ptx_sreg_ntid_x(); }
+INLINE uint32_t blockId() { return __nvvm_read_ptx_sreg_ctaid_x(); }
+INLINE uint32_t numBlocks() { return __nvvm_read_ptx_sreg_nctaid_x(); }
+INLINE uint32_t laneId() { return hwThreadId() & (kWarpSize - 1); }
+INLINE uint32_t warpId() { return hwThreadId() / kWarpSize; }
+INLINE uint32_t activeMask() {
+  uint32_t Mask;
+  asm volatile("activemask.b32 %0;" : "=r"(Mask));
+  return Mask;
+}
+INLINE uint32_t lanesBelowMask() { return __nvvm_read_ptx_sreg_lanemask_lt(); }
+
+// Generic mode: the main thread is the first lane of the block's last warp,
+// the workers are every thread of the warps before it.
+INLINE uint32_t genericMainThreadId() { return (hwBlockSize() - 1) & ~(kWarpSize - 1); }
+INLINE uint32_t genericWorkerCount() { return genericMainThreadId(); }
+
+// --- barriers ---------------------------------------------------------------
+// Barrier 0: every live thread of the block. Barrier 1: the threads of a
+// parallel region's team when it is not the whole block (named, counted).
+INLINE void blockBarrier() { __nvvm_barrier_sync(0); }
+INLINE void teamBarrierCounted(uint32_t Threads) { __nvvm_barrier_sync_cnt(1, Threads); }
+INLINE void warpSync(uint32_t Mask) { __nvvm_bar_warp_sync(Mask); }
+
+// --- fences and atomics -----------------------------------------------------
+INLINE void fenceBlock() { __nvvm_membar_cta(); }
+INLINE void fenceDevice() { __nvvm_membar_gl(); }
+INLINE void fenceSystem() { __nvvm_membar_sys(); }
+INLINE void sleepNanoseconds(uint32_t Ns) { asm volatile("nanosleep.u32 %0;" ::"r"(Ns)); }
+INLINE uint64_t globalTimerNs() {
+  uint64_t Ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(Ns));
+  return Ns;
+}
+
+// LLVM 14's NVPTX backend has no atomic loads and stores: they are volatile
+// accesses with a device-scope fence on the ordering side. Read-modify-write
+// operations are relaxed atom.* instructions between fences.
+template <typename T> INLINE T atomicLoad(T *P) {
+  T V = *static_cast<volatile T *>(P);
+  fenceDevice();
+  return V;
+}
+template <typename T> INLINE void atomicStore(T *P, T V) {
+  fenceDevice();
+  *static_cast<volatile T *>(P) = V;
+}
+template <typename T> INLINE T atomicAdd(T *P, T V) {
+  fenceDevice();
+  T Old = __atomic_fetch_add(P, V, __ATOMIC_RELAXED);
+  fenceDevice();
+  return Old;
+}
+template <typename T> INLINE T atomicExchange(T *P, T V) {
+  fenceDevice();
+  T Old = __atomic_exchange_n(P, V, __ATOMIC_RELAXED);
+  fenceDevice();
+  return Old;
+}
+template <typename T> INLINE bool atomicCompareExchange(T *P, T &Expected, T Desired) {
+  fenceDevice();
+  bool Done = __atomic_compare_exchange_n(P, &Expected, Desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  fenceDevice();
+  return Done;
+}
+
+// --- warp shuffles ----------------------------------------------------------
+// Shuffle down within the first `Width` lanes (a power of two <= 32) of the
+// calling lanes' warp; lanes past the end keep their own value.
+INLINE int32_t shuffleDown32(int32_t Value, uint32_t Delta, uint32_t Width) {
+  uint32_t Clamp = ((kWarpSize - Width) << 8) | (kWarpSize - 1);
+  return __nvvm_shfl_sync_down_i32(activeMask(), Value, Delta, Clamp);
+}
+
+} // namespace devrtl
+
+// Provided by the CUDA toolchain for device code.
+extern "C" DEVICE void *malloc(size_t Bytes);
+extern "C" DEVICE void free(void *Ptr);
+extern "C" DEVICE int vprintf(const char *Format, const char *Args);

@@ -1,0 +1,97 @@
+// Who a thread is in OpenMP's terms: the block-wide (team) state and each
+// thread's own nesting state, both in shared memory.
+//
+// Design: everything that changes when a thread enters or leaves a parallel
+// region lives in that thread's own ThreadState, written only by that thread.
+// So entering a region in SPMD mode needs no barrier to publish anything; the
+// only block-wide barrier of a region is the one at its end, which OpenMP
+// requires. TeamState is written by one thread (the team's initial thread) and
+// read by the others only after a barrier that follows the write.
+#pragma once
+
+#include "common.h"
+
+namespace devrtl {
+
+struct ThreadState {
+  uint16_t TeamSize;  // threads of the parallel region at level 1 (1 outside one)
+  uint8_t Level;      // parallel regions around the thread (0: a team's sequential part)
+  uint8_t Flags;      // kActiveRegion | kSoloLoopHandedOut
+};
+constexpr uint8_t kActiveRegion = 1;      // Level 1 is an active region (more than one thread)
+constexpr uint8_t kSoloLoopHandedOut = 2; // a loop run by a team of one was handed out
+
+// A dynamically scheduled loop shared by a team, in iteration numbers
+// [0, TripCount), handed out by an atomic counter.
+struct DispatchState {
+  uint64_t Next;
+  uint64_t TripCount;
+  uint64_t Chunk;
+  int64_t Lower;
+  int64_t Increment;
+  int32_t Kind;
+};
+
+constexpr uint32_t kSharedArgSlots = 32;
+
+struct TeamState {
+  int8_t Mode;             // kModeGeneric or kModeSPMD
+  // Generic mode: the region the workers run next (null: the kernel ends),
+  // its arguments and its thread count.
+  void *WorkFn;
+  void **Args;
+  uint32_t RegionThreads;
+  void *ArgSlots[kSharedArgSlots];
+  DispatchState Dispatch;
+  uint32_t SharedStackTop;  // bytes used of the team's shared stack (memory.cu)
+  void *TeamAllocation;     // SPMD: the last allocation of the team's sequential part
+  uint32_t LastTeamFlag;    // teams reduction: this team finishes the reduction
+};
+
+// The calling thread's state and the block's.
+DEVICE ThreadState &threadState();
+DEVICE TeamState &teamState();
+// Called by every thread of the block at kernel start (before a barrier).
+DEVICE void initThreadState();
+DEVICE void initTeamState(int8_t Mode);
+
+INLINE bool isSPMD() { return teamState().Mode == kModeSPMD; }
+INLINE bool inActiveRegion(const ThreadState &S) { return S.Level == 1 && (S.Flags & kActiveRegion); }
+
+// The current team of threads, for worksharing and barriers: its size and the
+// calling thread's number in it (1 and 0 outside an active region).
+INLINE uint32_t teamSize() {
+  ThreadState &S = threadState();
+  return inActiveRegion(S) ? S.TeamSize : 1;
+}
+INLINE uint32_t threadInTeam() { return inActiveRegion(threadState()) ? hwThreadId() : 0; }
+
+INLINE void enterRegion(ThreadState &S, uint32_t TeamSize) {
+  S.TeamSize = static_cast<uint16_t>(TeamSize);
+  S.Level = 1;
+  S.Flags = TeamSize > 1 ? kActiveRegion : 0;
+}
+INLINE void leaveRegion(ThreadState &S) {
+  S.TeamSize = 1;
+  S.Level = 0;
+  S.Flags = 0;
+}
+
+// Synchronizes the current team (the whole block in an SPMD team's
+// sequential part; nothing for a team of one).
+DEVICE void teamBarrier();
+
+// The layout the plugins write before the first launch (LLVM 14's).
+struct DeviceEnvironment {
+  uint32_t DebugKind;
+  uint32_t NumDevices;
+  uint32_t DeviceNum;
+  uint32_t DynamicMemSize;
+};
+DEVICE const DeviceEnvironment &deviceEnvironment();
+
+} // namespace devrtl
+
+// OpenMP API calls the runtime itself uses (defined in state.cu).
+ENTRY int omp_get_thread_num();
+ENTRY int omp_get_num_threads();

@@ -1,0 +1,139 @@
+// What a target region sees of the OpenMP device runtime: team and thread
+// numbers, levels, num_threads, static worksharing schedules (int, unsigned
+// and long loops; device_runtime_llvm14_gaps.c has the dynamic ones),
+// reductions over many teams, critical sections, single/master, lastprivate,
+// nested regions and printf (device_runtime_llvm14_gaps.c has tasks). On the GPU it runs with LLVM 14's device
+// runtime and with ours (tests/gpu/run_gpu_tests.sh): the answers must not
+// change.
+// RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#define N 100003
+
+static int hits[N];
+
+// `omp atomic` may not be closely nested in a teams region.
+#pragma omp declare target
+static void team_add(int *p, int v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+#pragma omp end declare target
+
+static int all_once(const char *what) {
+  int bad = 0;
+  for (int i = 0; i < N; i++)
+    if (hits[i] != 1) bad++;
+  printf("%s: %s\n", what, bad ? "WRONG" : "each iteration once");
+  memset(hits, 0, sizeof(hits));
+  return bad;
+}
+
+int main(void) {
+  int fails = 0;
+
+  // Reductions across more teams than clang's 1024 reduction records.
+  long sum = 0;
+  double dmax = -1.0;
+  int imin = 1 << 30;
+#pragma omp target teams distribute parallel for num_teams(3000) thread_limit(64) map(tofrom : sum, dmax, imin) \
+    reduction(+ : sum) reduction(max : dmax) reduction(min : imin)
+  for (long i = 0; i < 1000000; i++) {
+    sum += i;
+    if ((double)(i % 9973) > dmax) dmax = (double)(i % 9973);
+    if ((int)(i % 7919) + 3 < imin) imin = (int)(i % 7919) + 3;
+  }
+  // CHECK: reduction: sum=499999500000 max=9972 min=3
+  printf("reduction: sum=%ld max=%.0f min=%d\n", sum, dmax, imin);
+
+  // A generic-mode team: a variable of the team shared with its parallel
+  // region, a team size from num_threads, levels of a nested region.
+  int teams_seen = 0, threads_total = 0, level_ok = 0, nested_ok = 0;
+#pragma omp target teams num_teams(4) thread_limit(128) map(tofrom : teams_seen, threads_total, level_ok, nested_ok)
+  {
+    int team = omp_get_team_num();
+    int in_team = 0;
+    if (omp_get_level() == 0 && omp_get_num_threads() == 1 && omp_get_thread_num() == 0)
+      team_add(&level_ok, 1);
+#pragma omp parallel num_threads(64)
+    {
+      int outer_active = omp_get_num_threads() > 1;
+#pragma omp atomic
+      in_team++;
+      if (omp_get_level() == 1 && omp_get_num_threads() <= 64 && omp_get_thread_num() < omp_get_num_threads())
+#pragma omp atomic
+        level_ok++;
+#pragma omp parallel num_threads(8)
+      {
+        // One active level at most: inside an active region a nested one
+        // has one thread; inside an inactive one it may have more.
+        int nt = omp_get_num_threads(), active = outer_active || nt > 1;
+        if (omp_get_level() == 2 && omp_get_thread_num() < nt && (!outer_active || nt == 1) &&
+            omp_get_active_level() == active && !!omp_in_parallel() == active && omp_get_thread_num() == 0)
+#pragma omp atomic
+          nested_ok++;
+      }
+    }
+    team_add(&threads_total, in_team);
+    if (team < omp_get_num_teams())
+      team_add(&teams_seen, 1);
+  }
+  // Each team's region had the same number of threads, at most 64.
+  printf("generic: teams=%d per-team-threads-ok=%d levels-ok=%d nested-ok=%d\n", teams_seen,
+         threads_total % teams_seen == 0 && threads_total / teams_seen <= 64,
+         level_ok == teams_seen + threads_total, nested_ok == threads_total);
+  // (nested_ok counts the nested regions' thread 0s: one per outer thread.)
+  // CHECK: generic: teams={{[1-4]}} per-team-threads-ok=1 levels-ok=1 nested-ok=1
+
+  // Worksharing schedules: every iteration exactly once.
+#pragma omp target teams distribute parallel for map(tofrom : hits)
+  for (int i = 0; i < N; i++) hits[i]++;
+  fails += all_once("static int");
+#pragma omp target teams distribute parallel for dist_schedule(static, 100) schedule(static, 5) map(tofrom : hits)
+  for (unsigned long i = 0; i < N; i++) hits[i]++;
+  fails += all_once("chunked unsigned long");
+#pragma omp target teams distribute map(tofrom : hits)
+  for (int i = 0; i < N; i++) hits[i]++;
+  fails += all_once("distribute");
+  // CHECK: static int: each iteration once
+  // CHECK: chunked unsigned long: each iteration once
+  // CHECK: distribute: each iteration once
+
+  // critical, single, master, lastprivate.
+  int crit = 0, threads = 0, singles = 0, masters = 0, last = -1, regions = 0;
+#pragma omp target teams num_teams(3) thread_limit(96) map(tofrom : crit, threads, singles, masters, regions)
+  {
+#pragma omp parallel
+    {
+#pragma omp critical
+      crit += 2;
+#pragma omp atomic
+      threads++;
+#pragma omp single
+      {
+#pragma omp atomic
+        singles++;
+      }
+#pragma omp master
+      {
+#pragma omp atomic
+        masters++;
+      }
+    }
+    team_add(&regions, 1);
+  }
+  printf("sync: critical-ok=%d singles=%d masters=%d\n", crit == 2 * threads, singles == regions,
+         masters == regions);
+  // CHECK: sync: critical-ok=1 singles=1 masters=1
+#pragma omp target teams distribute parallel for lastprivate(last) map(tofrom : last)
+  for (int i = 0; i < 4097; i++) last = i * 3;
+  // CHECK: lastprivate: 12288
+  printf("lastprivate: %d\n", last);
+
+  // printf from a target region.
+#pragma omp target
+  printf("device printf: %d %s\n", 42, "ok");
+  // CHECK: device printf: 42 ok
+  // CHECK: failures: 0
+  printf("failures: %d\n", fails);
+  return fails != 0;
+}
