@@ -129,7 +129,16 @@ ENTRY int32_t __kmpc_global_thread_num(IdentTy *) { return omp_get_thread_num();
 ENTRY int8_t __kmpc_is_spmd_exec_mode() { return isSPMD() ? 1 : 0; }
 ENTRY uint16_t __kmpc_parallel_level(IdentTy *, int32_t) { return threadState().Level; }
 ENTRY int32_t __kmpc_get_hardware_thread_id_in_block() { return static_cast<int32_t>(hwThreadId()); }
-ENTRY int32_t __kmpc_get_hardware_num_threads_in_block() { return static_cast<int32_t>(hwBlockSize()); }
+// In an SPMD team's sequential part clang asks this for one thing: the chunk
+// of a distribute loop that has no dist_schedule clause (one iteration per
+// thread). The flag lets __kmpc_distribute_static_init tell that chunk from
+// one a dist_schedule clause asked for (workshare.cu).
+ENTRY int32_t __kmpc_get_hardware_num_threads_in_block() {
+  ThreadState &S = threadState();
+  if (S.Level == 0 && isSPMD())
+    S.Flags |= kAskedBlockSize;
+  return static_cast<int32_t>(hwBlockSize());
+}
 ENTRY int32_t __kmpc_get_hardware_num_blocks() { return static_cast<int32_t>(numBlocks()); }
 ENTRY int32_t __kmpc_get_warp_size() { return static_cast<int32_t>(kWarpSize); }
 

@@ -16,10 +16,11 @@ namespace devrtl {
 struct ThreadState {
   uint16_t TeamSize;  // threads of the parallel region at level 1 (1 outside one)
   uint8_t Level;      // parallel regions around the thread (0: a team's sequential part)
-  uint8_t Flags;      // kActiveRegion | kSoloLoopHandedOut
+  uint8_t Flags;      // kActiveRegion | kSoloLoopHandedOut | kAskedBlockSize
 };
 constexpr uint8_t kActiveRegion = 1;      // Level 1 is an active region (more than one thread)
 constexpr uint8_t kSoloLoopHandedOut = 2; // a loop run by a team of one was handed out
+constexpr uint8_t kAskedBlockSize = 4;    // SPMD sequential part: clang asked the block size (state.cu)
 
 // A dynamically scheduled loop shared by a team, in iteration numbers
 // [0, TripCount), handed out by an atomic counter.

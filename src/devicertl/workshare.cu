@@ -8,11 +8,28 @@ using namespace devrtl;
 
 namespace {
 
+// A distribute loop without dist_schedule has an implementation-defined
+// schedule. clang 14 asks for chunks of one iteration per thread, which in
+// SPMD mode costs a parallel region (and its barrier) per chunk and leaves
+// each thread one iteration between barriers. When the chunk comes from
+// clang's block-size query (not from a clause) the runtime deals instead one
+// contiguous block per team, a whole number of such chunks long: one region
+// per team, and each thread runs its iterations in one loop.
+INLINE bool isImplicitDistributeChunk(int32_t Kind, int64_t Chunk) {
+  ThreadState &S = threadState();
+  if (!(S.Flags & kAskedBlockSize))
+    return false;
+  S.Flags = static_cast<uint8_t>(S.Flags & ~kAskedBlockSize);
+  return scheduleWithoutModifiers(Kind) == kSchedDistributeStaticChunked && Chunk == hwBlockSize();
+}
+
 template <typename T, typename ST>
 INLINE void staticInit(int32_t Kind, int32_t *LastIter, T *Lower, T *Upper, ST *Stride, ST Increment, ST Chunk) {
   // distribute schedules deal to the league's teams, the others to the
   // current team's threads.
   bool Distribute = isDistributeSchedule(Kind);
+  if (Distribute && isImplicitDistributeChunk(Kind, static_cast<int64_t>(Chunk)))
+    Kind = kSchedStaticBalancedChunked;
   uint32_t Id = Distribute ? blockId() : threadInTeam();
   uint32_t Workers = Distribute ? numBlocks() : teamSize();
   int32_t Last = 0;

@@ -3,10 +3,18 @@
 //   unsigned and long loops): LLVM 14's runtime keeps their state in a
 //   module-scoped .local variable, which CUDA 12+'s ptxas rejects;
 // - explicit tasks: its __kmpc_omp_task_alloc has C++ linkage, so clang's
-//   call to it does not link.
+//   call to it does not link;
+// and what it gets wrong (an H200, LLVM 14.0.6's runtime, -O0 and -O2):
+// - critical, single and master in the parallel region of a generic-mode
+//   team: the counts below come out wrong;
+// - lastprivate on `target teams distribute parallel for`: the team's copy
+//   of the variable is per thread there, so the value copied back is any
+//   thread's (0 in our runs), not the last iteration's.
 // Every iteration must run exactly once, also when a team of one runs the
 // loop (the target region's initial thread) and when each thread of a region
-// runs one as a nested region; tasks run and their updates are seen.
+// runs one as a nested region; tasks run and their updates are seen; the
+// critical section, single and master run as often as they must; lastprivate
+// copies back the last iteration's value.
 // GPU: devrtl-only (LLVM 14's device runtime cannot build it, see above)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
@@ -16,6 +24,11 @@
 #define N 100003
 
 static int hits[N];
+
+// `omp atomic` may not be closely nested in a teams region.
+#pragma omp declare target
+static void team_add(int *p, int v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+#pragma omp end declare target
 
 static int all_once(const char *what) {
   int bad = 0;
@@ -57,6 +70,37 @@ int main(void) {
   // CHECK: team of one: each iteration once
   // CHECK: nested dynamic: each iteration once
   fails += all_once("nested dynamic");
+  // critical, single, master, lastprivate.
+  int crit = 0, threads = 0, singles = 0, masters = 0, last = -1, regions = 0;
+#pragma omp target teams num_teams(3) thread_limit(96) map(tofrom : crit, threads, singles, masters, regions)
+  {
+#pragma omp parallel
+    {
+#pragma omp critical
+      crit += 2;
+#pragma omp atomic
+      threads++;
+#pragma omp single
+      {
+#pragma omp atomic
+        singles++;
+      }
+#pragma omp master
+      {
+#pragma omp atomic
+        masters++;
+      }
+    }
+    team_add(&regions, 1);
+  }
+  printf("sync: critical-ok=%d singles=%d masters=%d\n", crit == 2 * threads, singles == regions,
+         masters == regions);
+  // CHECK: sync: critical-ok=1 singles=1 masters=1
+#pragma omp target teams distribute parallel for lastprivate(last) map(tofrom : last)
+  for (int i = 0; i < 4097; i++) last = i * 3;
+  // CHECK: lastprivate: 12288
+  printf("lastprivate: %d\n", last);
+
   // Tasks in a target region, and printf.
   int task_sum = 0;
 #pragma omp target map(tofrom : task_sum)

@@ -1,11 +1,15 @@
 // What a target region sees of the OpenMP device runtime: team and thread
 // numbers, levels, num_threads, static worksharing schedules (int, unsigned
 // and long loops; device_runtime_llvm14_gaps.c has the dynamic ones),
-// reductions over many teams, critical sections, single/master, lastprivate,
-// nested regions and printf (device_runtime_llvm14_gaps.c has tasks). On the GPU it runs with LLVM 14's device
+// reductions over many teams, nested regions and printf
+// (device_runtime_llvm14_gaps.c has what LLVM 14's device runtime gets
+// wrong or cannot build). On the GPU it runs with LLVM 14's device
 // runtime and with ours (tests/gpu/run_gpu_tests.sh): the answers must not
 // change.
-// RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
+// Built at -O0 (as every test), the kernels with nested regions and
+// reductions outgrow CUDA's default 1 KiB GPU stack with either device
+// runtime ("unspecified launch failure"): 4 KiB here.
+// RUN: %clang-offload %s -o %t && env LIBOMPTARGET_STACK_SIZE=4096 %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -97,37 +101,6 @@ int main(void) {
   // CHECK: static int: each iteration once
   // CHECK: chunked unsigned long: each iteration once
   // CHECK: distribute: each iteration once
-
-  // critical, single, master, lastprivate.
-  int crit = 0, threads = 0, singles = 0, masters = 0, last = -1, regions = 0;
-#pragma omp target teams num_teams(3) thread_limit(96) map(tofrom : crit, threads, singles, masters, regions)
-  {
-#pragma omp parallel
-    {
-#pragma omp critical
-      crit += 2;
-#pragma omp atomic
-      threads++;
-#pragma omp single
-      {
-#pragma omp atomic
-        singles++;
-      }
-#pragma omp master
-      {
-#pragma omp atomic
-        masters++;
-      }
-    }
-    team_add(&regions, 1);
-  }
-  printf("sync: critical-ok=%d singles=%d masters=%d\n", crit == 2 * threads, singles == regions,
-         masters == regions);
-  // CHECK: sync: critical-ok=1 singles=1 masters=1
-#pragma omp target teams distribute parallel for lastprivate(last) map(tofrom : last)
-  for (int i = 0; i < 4097; i++) last = i * 3;
-  // CHECK: lastprivate: 12288
-  printf("lastprivate: %d\n", last);
 
   // printf from a target region.
 #pragma omp target
