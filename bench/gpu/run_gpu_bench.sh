@@ -6,7 +6,9 @@
 #   run_gpu_bench.sh build [OUT_DIR]
 #       Here (clang 14, the CUDA toolkit, a built tree in build/): compiles
 #       bench/gpu/omp_gpu_bench.c for nvptx64 (sm_90 through
-#       tools/omptarget-sm90-path) and bench/gpu/raw_cuda_bench.cu with nvcc,
+#       tools/omptarget-sm90-path) twice, with LLVM 14's device runtime
+#       (omp_gpu_bench) and with ours (omp_gpu_bench_devrtl,
+#       build/lib/libomptarget-devicertl-nvptx.bc), bench/gpu/raw_cuda_bench.cu with nvcc,
 #       and packs them with our libomptarget.so + libomptarget.rtl.cuda.so,
 #       LLVM 14's libomptarget.so + libomptarget.rtl.cuda.so, libomp.so.5, and
 #       the libraries LLVM 14's CUDA plugin needs (libLLVM-14 and friends,
@@ -18,7 +20,8 @@
 #       to the host; checks that it starts, runs every case and exits cleanly.
 #   run_gpu_bench.sh run [OUT_DIR]
 #       On the GPU machine: unpacks the bundle, runs every case on raw CUDA,
-#       ours and LLVM 14 (one process per side and case, interleaved, rounds
+#       ours, LLVM 14 and devrtl (ours with the program built with our device
+#       runtime; one process per side and case, interleaved, rounds
 #       repeated), case e also on ours with OMPTARGET_CUDA_BLOCKS_PER_SM=0,1,
 #       2,4,8, and prints the table. The peer copy runs only with >= 2 GPUs.
 #       Logs go to $OUT (when set) or OUT_DIR: gpu-bench.log (every output),
@@ -29,7 +32,7 @@
 # GPU_BENCH_HARD_S (460: no new case starts after that), GPU_BENCH_TIMEOUT_S
 # (90, per process),
 # GPU_BENCH_CASES (space-separated subset of: a b c_memcpy_d2d_1g
-# c_memcpy_peer_1g d e f), GPU_BENCH_BPSM ("0 1 2 4 8"), GPU_BENCH_BATCH_MS,
+# c_memcpy_peer_1g d e f), GPU_BENCH_BPSM ("0 1 2 4 8"; empty: none), GPU_BENCH_BATCH_MS,
 # GPU_BENCH_REPS (passed through to the programs).
 set -u
 

@@ -95,11 +95,28 @@ int main(void) {
 #pragma omp target teams distribute parallel for dist_schedule(static, 100) schedule(static, 5) map(tofrom : hits)
   for (unsigned long i = 0; i < N; i++) hits[i]++;
   fails += all_once("chunked unsigned long");
+  // dist_schedule(static, C) deals chunks of C to the teams round-robin,
+  // whatever the runtime does for a distribute loop without the clause (even
+  // when C is the block size, which is what clang asks for then).
+  int teams_used = 0;
+#pragma omp target teams distribute parallel for dist_schedule(static, 128) num_teams(6) thread_limit(128) \
+    map(tofrom : hits, teams_used)
+  for (int i = 0; i < N; i++) {
+    if (i == 0) teams_used = omp_get_num_teams();
+    hits[i] = omp_get_team_num();
+  }
+  int robin_bad = 0;
+  for (int i = 0; i < N; i++)
+    if (hits[i] != (i / 128) % teams_used) robin_bad++;
+  memset(hits, 0, sizeof(hits));
+  printf("dist_schedule round-robin: %s\n", robin_bad ? "WRONG" : "ok");
+  fails += robin_bad != 0;
 #pragma omp target teams distribute map(tofrom : hits)
   for (int i = 0; i < N; i++) hits[i]++;
   fails += all_once("distribute");
   // CHECK: static int: each iteration once
   // CHECK: chunked unsigned long: each iteration once
+  // CHECK: dist_schedule round-robin: ok
   // CHECK: distribute: each iteration once
 
   // printf from a target region.
