@@ -51,6 +51,19 @@ def fmt(x, unit):
     return "%.2f" % x if x < 1000 else "%.0f" % x
 
 
+def goal_met(goal, over_raw, llvm_over):
+    """'yes' / 'NO' for a case's goal given its cost ratios, 'n/a' without a
+    goal or without the figures it needs."""
+    if not goal:
+        return "n/a"
+    oks = []
+    if goal[0] is not None:
+        oks.append(None if over_raw is None else over_raw <= goal[0])
+    if goal[1] is not None:
+        oks.append(None if llvm_over is None else llvm_over >= goal[1])
+    return "n/a" if None in oks else ("yes" if all(oks) else "NO")
+
+
 def main():
     recs = parse(sys.argv[1])
     gpus = sys.argv[2] if len(sys.argv) > 2 else "?"
@@ -111,16 +124,8 @@ def main():
         sp = [spread(s, c) for s in ("raw", "ours", "llvm")]
         sp_txt = "%.0f%%" % (100 * max(x for x in sp if x is not None)) if any(x is not None for x in sp) else "-"
         goal = GOALS.get(c)
-        met = "n/a"
-        goal_txt = "none (informational)"
-        if goal:
-            goal_txt = goal[2]
-            oks = []
-            if goal[0] is not None:
-                oks.append(None if o_r is None else o_r <= goal[0])
-            if goal[1] is not None:
-                oks.append(None if l_o is None else l_o >= goal[1])
-            met = "n/a" if None in oks else ("yes" if all(oks) else "NO")
+        met = goal_met(goal, o_r, l_o)
+        goal_txt = goal[2] if goal else "none (informational)"
         print("%-22s %-9s %10s %10s %10s %9s %9s %6s %7s  %s -> %s" % (
             c, u, fmt(best("raw", c), u), fmt(best("ours", c), u), fmt(best("llvm", c), u),
             "%.2f" % o_r if o_r else "-", "%.2f" % l_o if l_o else "-", "%.0f" % pct if pct else "-", sp_txt,
@@ -159,14 +164,7 @@ def main():
             l_d = cl / cd if cl and cd else None
             o_d = co / cd if co and cd else None
             goal = GOALS.get(c)
-            met = "n/a"
-            if goal:
-                oks = []
-                if goal[0] is not None:
-                    oks.append(None if d_r is None else d_r <= goal[0])
-                if goal[1] is not None:
-                    oks.append(None if l_d is None else l_d >= goal[1])
-                met = "n/a" if None in oks else ("yes" if all(oks) else "NO")
+            met = goal_met(goal, d_r, l_d)
             print("  %-22s %-9s %10s  devrtl/raw %s  LLVM/devrtl %s  ours(LLVM rtl)/devrtl %s  %%raw %s  %s -> %s" % (
                 c, u, fmt(best("devrtl", c), u), "%.2f" % d_r if d_r else "-", "%.2f" % l_d if l_d else "-",
                 "%.2f" % o_d if o_d else "-", "%.0f" % (100.0 / d_r) if d_r else "-",

@@ -44,10 +44,13 @@ INLINE uint32_t activeMask() {
 }
 INLINE uint32_t lanesBelowMask() { return __nvvm_read_ptx_sreg_lanemask_lt(); }
 
-// Generic mode: the main thread is the first lane of the block's last warp,
-// the workers are every thread of the warps before it.
+// Generic mode: the plugins launch the team's threads plus one warp; the main
+// thread is the first lane of the block's last warp, and the threads a
+// parallel region may use are the first blockDim - warp size (LLVM's
+// OpenMPOpt builds its worker loop for exactly those: with a thread count
+// that is not a multiple of the warp size the two differ).
 INLINE uint32_t genericMainThreadId() { return (hwBlockSize() - 1) & ~(kWarpSize - 1); }
-INLINE uint32_t genericWorkerCount() { return genericMainThreadId(); }
+INLINE uint32_t genericWorkerCount() { return hwBlockSize() > kWarpSize ? hwBlockSize() - kWarpSize : 0; }
 
 // --- barriers ---------------------------------------------------------------
 // Barrier 0: every live thread of the block. Barrier 1: the threads of a

@@ -5,11 +5,13 @@
 // A variable of a team's sequential part belongs to the team: the threads of
 // its parallel regions share it (lastprivate copies out through one). In
 // generic mode the main thread alone runs that part and allocates from the
-// team's stack in shared memory. In SPMD mode every thread runs it, so every
-// thread makes the same call: thread 0 allocates, and all get its pointer
-// (two block barriers, once per variable per kernel; LLVM's OpenMPOpt turns
-// the allocations of kernels it makes SPMD into shared globals of its own, so
-// only kernels clang made SPMD get here, where all threads are present).
+// team's stack in shared memory. In SPMD mode every thread runs it and makes
+// the same calls: thread 0 allocates and publishes the pointer in a ring of
+// TeamState, each other thread counts its own calls (bits of its flags) and
+// takes the pointer with its number once published. No barrier: LLVM's
+// OpenMPOpt, when it turns a generic kernel into an SPMD one, may leave such
+// a call to thread 0 alone. (A thread 32 allocations behind thread 0 would
+// read a reused slot; a team's sequential part has a handful.)
 // Inside a parallel region a variable is the calling thread's: from the
 // device heap. clang frees in the reverse order of allocation.
 #include "state.h"
@@ -53,25 +55,28 @@ INLINE bool inSPMDSequentialPart() { return isSPMD() && threadState().Level == 0
 } // namespace
 
 ENTRY void *__kmpc_alloc_shared(uint64_t Bytes) {
-  if (inSPMDSequentialPart()) {
-    TeamState &T = teamState();
-    blockBarrier();  // every thread has read the previous allocation
-    if (hwThreadId() == 0)
-      T.TeamAllocation = allocate(Bytes, true);
-    blockBarrier();
-    return T.TeamAllocation;
+  if (!inSPMDSequentialPart())
+    return allocate(Bytes, !isSPMD() && hwThreadId() == genericMainThreadId());
+  TeamState &T = teamState();
+  ThreadState &S = threadState();
+  uint32_t Mine = S.Flags >> kTeamAllocationShift;  // this thread's calls so far, mod 32
+  S.Flags = static_cast<uint8_t>((S.Flags & ((1u << kTeamAllocationShift) - 1)) |
+                                 (((Mine + 1) & 31) << kTeamAllocationShift));
+  if (hwThreadId() == 0) {
+    T.TeamAllocations[Mine] = allocate(Bytes, true);
+    atomicStore(&T.TeamAllocationsPublished, T.TeamAllocationsPublished + 1);
+    return T.TeamAllocations[Mine];
   }
-  return allocate(Bytes, !isSPMD() && hwThreadId() == genericMainThreadId());
+  while (((atomicLoad(&T.TeamAllocationsPublished) - Mine) & 31) == 0)
+    ;
+  return T.TeamAllocations[Mine];
 }
 
 ENTRY void __kmpc_free_shared(void *Ptr, uint64_t) {
-  if (inSPMDSequentialPart()) {
-    blockBarrier();  // every thread is done with it
-    if (hwThreadId() == 0)
-      release(Ptr);
-    return;
-  }
-  release(Ptr);
+  // In an SPMD sequential part thread 0 releases the team's variable; the
+  // other threads' calls name the same memory.
+  if (!inSPMDSequentialPart() || hwThreadId() == 0)
+    release(Ptr);
 }
 
 // The launch's dynamic shared memory (LIBOMPTARGET_SHARED_MEMORY_SIZE bytes).

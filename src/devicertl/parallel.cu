@@ -162,7 +162,8 @@ OPTIMIZER_TARGET void __kmpc_kernel_end_parallel() { leaveRegion(threadState());
 ENTRY void __kmpc_parallel_51(IdentTy *, int32_t Gtid, int32_t IfExpr, int32_t NumThreads, int32_t, void *Fn,
                               void *WrapperFnPtr, void **Args, int64_t NArgs) {
   ThreadState &S = threadState();
-  if (!IfExpr || S.Level > 0) {
+  // (A generic launch of one warp has no workers: the main thread runs it.)
+  if (!IfExpr || S.Level > 0 || (!isSPMD() && genericWorkerCount() == 0)) {
     runSerialized(Fn, Gtid, Args, NArgs);
     return;
   }

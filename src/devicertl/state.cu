@@ -11,7 +11,7 @@ SHARED TeamState Team;
 DEVICE ThreadState &threadState() { return Threads[hwThreadId()]; }
 DEVICE TeamState &teamState() { return Team; }
 
-DEVICE void initThreadState() { leaveRegion(threadState()); }
+DEVICE void initThreadState() { threadState() = ThreadState{1, 0, 0}; }
 
 DEVICE void initTeamState(int8_t Mode) {
   Team.Mode = Mode;
@@ -19,7 +19,7 @@ DEVICE void initTeamState(int8_t Mode) {
   Team.Args = nullptr;
   Team.RegionThreads = 0;
   Team.SharedStackTop = 0;
-  Team.TeamAllocation = nullptr;
+  Team.TeamAllocationsPublished = 0;
   Team.LastTeamFlag = 0;
 }
 
@@ -74,7 +74,8 @@ ENTRY int omp_in_parallel() { return omp_get_active_level() > 0; }
 ENTRY int omp_get_max_threads() {
   if (threadState().Level > 0)
     return 1;
-  return static_cast<int>(isSPMD() ? hwBlockSize() : genericWorkerCount());
+  uint32_t Workers = isSPMD() ? hwBlockSize() : genericWorkerCount();
+  return static_cast<int>(Workers > 0 ? Workers : 1);
 }
 ENTRY int omp_get_thread_limit() { return static_cast<int>(hwBlockSize()); }
 

@@ -16,11 +16,13 @@ namespace devrtl {
 struct ThreadState {
   uint16_t TeamSize;  // threads of the parallel region at level 1 (1 outside one)
   uint8_t Level;      // parallel regions around the thread (0: a team's sequential part)
-  uint8_t Flags;      // kActiveRegion | kSoloLoopHandedOut | kAskedBlockSize
+  uint8_t Flags;      // kActiveRegion | kSoloLoopHandedOut | kAskedBlockSize, and
+                      // the team allocations taken (memory.cu) in the top bits
 };
 constexpr uint8_t kActiveRegion = 1;      // Level 1 is an active region (more than one thread)
 constexpr uint8_t kSoloLoopHandedOut = 2; // a loop run by a team of one was handed out
 constexpr uint8_t kAskedBlockSize = 4;    // SPMD sequential part: clang asked the block size (state.cu)
+constexpr uint8_t kTeamAllocationShift = 3; // bits 3..7: team allocations taken, mod 32
 
 // A dynamically scheduled loop shared by a team, in iteration numbers
 // [0, TripCount), handed out by an atomic counter.
@@ -45,7 +47,10 @@ struct TeamState {
   void *ArgSlots[kSharedArgSlots];
   DispatchState Dispatch;
   uint32_t SharedStackTop;  // bytes used of the team's shared stack (memory.cu)
-  void *TeamAllocation;     // SPMD: the last allocation of the team's sequential part
+  // SPMD: allocations of the team's sequential part, published by thread 0
+  // (memory.cu): a ring of the last 32 and how many were published.
+  void *TeamAllocations[32];
+  uint32_t TeamAllocationsPublished;
   uint32_t LastTeamFlag;    // teams reduction: this team finishes the reduction
 };
 
@@ -67,15 +72,17 @@ INLINE uint32_t teamSize() {
 }
 INLINE uint32_t threadInTeam() { return inActiveRegion(threadState()) ? hwThreadId() : 0; }
 
+// Entering and leaving a level-1 region change the region's fields only:
+// the other flags belong to the thread's sequential part.
 INLINE void enterRegion(ThreadState &S, uint32_t TeamSize) {
   S.TeamSize = static_cast<uint16_t>(TeamSize);
   S.Level = 1;
-  S.Flags = TeamSize > 1 ? kActiveRegion : 0;
+  S.Flags = static_cast<uint8_t>((S.Flags & ~kActiveRegion) | (TeamSize > 1 ? kActiveRegion : 0));
 }
 INLINE void leaveRegion(ThreadState &S) {
   S.TeamSize = 1;
   S.Level = 0;
-  S.Flags = 0;
+  S.Flags = static_cast<uint8_t>(S.Flags & ~kActiveRegion);
 }
 
 // Synchronizes the current team (the whole block in an SPMD team's

@@ -18,26 +18,8 @@
 // GPU: devrtl-only (LLVM 14's device runtime cannot build it, see above)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
-#include <stdio.h>
-#include <string.h>
 
-#define N 100003
-
-static int hits[N];
-
-// `omp atomic` may not be closely nested in a teams region.
-#pragma omp declare target
-static void team_add(int *p, int v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
-#pragma omp end declare target
-
-static int all_once(const char *what) {
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    if (hits[i] != 1) bad++;
-  printf("%s: %s\n", what, bad ? "WRONG" : "each iteration once");
-  memset(hits, 0, sizeof(hits));
-  return bad;
-}
+#include "inputs/device_runtime_checks.h"
 
 int main(void) {
   int fails = 0;

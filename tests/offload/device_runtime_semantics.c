@@ -11,26 +11,8 @@
 // runtime ("unspecified launch failure"): 4 KiB here.
 // RUN: %clang-offload %s -o %t && env LIBOMPTARGET_STACK_SIZE=4096 %run %t 2>&1 | %fcheck
 #include <omp.h>
-#include <stdio.h>
-#include <string.h>
 
-#define N 100003
-
-static int hits[N];
-
-// `omp atomic` may not be closely nested in a teams region.
-#pragma omp declare target
-static void team_add(int *p, int v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
-#pragma omp end declare target
-
-static int all_once(const char *what) {
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    if (hits[i] != 1) bad++;
-  printf("%s: %s\n", what, bad ? "WRONG" : "each iteration once");
-  memset(hits, 0, sizeof(hits));
-  return bad;
-}
+#include "inputs/device_runtime_checks.h"
 
 int main(void) {
   int fails = 0;
@@ -87,6 +69,27 @@ int main(void) {
          level_ok == teams_seen + threads_total, nested_ok == threads_total);
   // (nested_ok counts the nested regions' thread 0s: one per outer thread.)
   // CHECK: generic: teams={{[1-4]}} per-team-threads-ok=1 levels-ok=1 nested-ok=1
+
+  // A generic-mode team whose thread limit is not a multiple of the warp
+  // size: its regions get at most that many threads, and a worksharing loop
+  // in them still runs every iteration once.
+  int over_limit = 0;
+#pragma omp target teams num_teams(2) thread_limit(50) map(tofrom : hits, over_limit)
+  {
+    int team = omp_get_team_num();
+#pragma omp parallel
+    {
+      if (omp_get_num_threads() > 50)
+#pragma omp atomic
+        over_limit++;
+#pragma omp for
+      for (int i = team; i < N; i += omp_get_num_teams()) hits[i]++;
+    }
+  }
+  fails += all_once("generic thread_limit(50)");
+  // CHECK: generic thread_limit(50): each iteration once
+  // CHECK: over the thread limit: 0
+  printf("over the thread limit: %d\n", over_limit);
 
   // Worksharing schedules: every iteration exactly once.
 #pragma omp target teams distribute parallel for map(tofrom : hits)

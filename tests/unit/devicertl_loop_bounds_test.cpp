@@ -33,23 +33,31 @@ Share runShare(int32_t Kind, uint32_t Id, uint32_t Workers, T Lower, T Upper, ST
   S.Last = Last != 0;
   bool Chunked = Chunk > 0 && (Kind == kSchedStaticChunked || Kind == kSchedDistributeStaticChunked ||
                                Kind == kSchedOrderedStaticChunked);
+  // Wrap-free arithmetic in the loop's type (the simulation must not
+  // overflow where clang's loop would not).
+  auto step = [](T V, int64_t D) { return static_cast<T>(static_cast<uint64_t>(V) + static_cast<uint64_t>(D)); };
   auto inRange = [&](T I, T End) { return Increment > 0 ? I <= End : I >= End; };
+  const uint64_t StepSize = Increment > 0 ? static_cast<uint64_t>(Increment) : 0 - static_cast<uint64_t>(Increment);
   for (int Round = 0; Round < 100000; ++Round) {
     T End = Increment > 0 ? std::min(Hi, Upper) : std::max(Hi, Upper);
     if (!inRange(Lo, End))
       break;
-    for (T I = Lo;; I = static_cast<T>(I + Increment)) {
+    for (T I = Lo;; I = step(I, Increment)) {
       S.Iterations.push_back(static_cast<int64_t>(I));
-      if (!inRange(static_cast<T>(I + Increment), End) || static_cast<T>(I + Increment) == I)
-        break;
-      // Stop at the type's edge instead of wrapping.
-      if (Increment > 0 && I > std::numeric_limits<T>::max() - Increment)
+      uint64_t Left = Increment > 0 ? static_cast<uint64_t>(End) - static_cast<uint64_t>(I)
+                                    : static_cast<uint64_t>(I) - static_cast<uint64_t>(End);
+      if (Left < StepSize)
         break;
     }
     if (!Chunked)
       break;
-    Lo = static_cast<T>(Lo + Stride);
-    Hi = static_cast<T>(Hi + Stride);
+    // Past the loop's end (or the type's edge) there is no further chunk.
+    uint64_t Room = Increment > 0 ? static_cast<uint64_t>(std::numeric_limits<T>::max()) - static_cast<uint64_t>(Lo)
+                                  : static_cast<uint64_t>(Lo) - static_cast<uint64_t>(std::numeric_limits<T>::min());
+    if (Room < (Increment > 0 ? static_cast<uint64_t>(Stride) : 0 - static_cast<uint64_t>(Stride)))
+      break;
+    Lo = step(Lo, Stride);
+    Hi = step(Hi, Stride);
   }
   return S;
 }
