@@ -73,11 +73,13 @@ INLINE uint32_t teamSize() {
 INLINE uint32_t threadInTeam() { return inActiveRegion(threadState()) ? hwThreadId() : 0; }
 
 // Entering and leaving a level-1 region change the region's fields only:
-// the other flags belong to the thread's sequential part.
+// the other flags belong to the thread's sequential part (a block-size
+// question not followed by its distribute loop is dropped here, so it cannot
+// reach a later loop).
 INLINE void enterRegion(ThreadState &S, uint32_t TeamSize) {
   S.TeamSize = static_cast<uint16_t>(TeamSize);
   S.Level = 1;
-  S.Flags = static_cast<uint8_t>((S.Flags & ~kActiveRegion) | (TeamSize > 1 ? kActiveRegion : 0));
+  S.Flags = static_cast<uint8_t>((S.Flags & ~(kActiveRegion | kAskedBlockSize)) | (TeamSize > 1 ? kActiveRegion : 0));
 }
 INLINE void leaveRegion(ThreadState &S) {
   S.TeamSize = 1;
