@@ -65,7 +65,7 @@ int32_t dataDelete(void *Handle, void *TgtPtr) noexcept {
 int32_t dataSubmit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
                    __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
-  if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || diagnosticsOn(D)) [[unlikely]]
+  if (!isPlainCopy(D, TgtPtr, HstPtr, Size, AsyncInfo)) [[unlikely]]
     return checked(D, "data_submit_async", [&] { return D.dataSubmit(TgtPtr, HstPtr, Size, AsyncInfo); });
   return reportFailures(D.plugin(), "data_submit_async", [&] {
     return D.submitUnchecked(TgtPtr, HstPtr, static_cast<size_t>(Size), *AsyncInfo);
@@ -75,7 +75,7 @@ int32_t dataSubmit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
 int32_t dataRetrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
                      __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
-  if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || diagnosticsOn(D)) [[unlikely]]
+  if (!isPlainCopy(D, TgtPtr, HstPtr, Size, AsyncInfo)) [[unlikely]]
     return checked(D, "data_retrieve_async", [&] { return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo); });
   return reportFailures(D.plugin(), "data_retrieve_async", [&] {
     return D.retrieveUnchecked(HstPtr, TgtPtr, static_cast<size_t>(Size), *AsyncInfo);

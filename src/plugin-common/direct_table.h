@@ -15,6 +15,15 @@ inline bool diagnosticsOn(const GenericDevice &D) {
   return debug::level() > 0 || D.plugin().infoFlags() != 0;
 }
 
+// A copy the unchecked path may take: a well-formed call with nothing to
+// write but the copy. Otherwise the copy goes to the checked entry, which
+// reports what is wrong (or traces). One condition for every direct copy
+// function, generic or a device's own, so they fall back alike.
+inline bool isPlainCopy(const GenericDevice &D, const void *TgtPtr, const void *HstPtr, int64_t Size,
+                        const __tgt_async_info *AsyncInfo) {
+  return Size > 0 && TgtPtr && HstPtr && AsyncInfo && !diagnosticsOn(D);
+}
+
 // Writes E as the entries do (one "TARGET <name> RTL error: ..." line).
 [[gnu::cold]] int32_t fail(const GenericDevice &D, const Error &E) noexcept;
 

@@ -25,7 +25,7 @@ void takeQueue(HostDevice &D, __tgt_async_info &AsyncInfo) {
 int32_t submit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
                __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || plugin::direct::diagnosticsOn(D)) [[unlikely]]
+  if (!plugin::direct::isPlainCopy(D, TgtPtr, HstPtr, Size, AsyncInfo)) [[unlikely]]
     return plugin::direct::dataSubmit(Handle, TgtPtr, HstPtr, Size, AsyncInfo);
   takeQueue(D, *AsyncInfo);
   std::memcpy(TgtPtr, HstPtr, static_cast<size_t>(Size));
@@ -35,7 +35,7 @@ int32_t submit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
 int32_t retrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
                  __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  if (Size <= 0 || !TgtPtr || !HstPtr || !AsyncInfo || plugin::direct::diagnosticsOn(D)) [[unlikely]]
+  if (!plugin::direct::isPlainCopy(D, TgtPtr, HstPtr, Size, AsyncInfo)) [[unlikely]]
     return plugin::direct::dataRetrieve(Handle, HstPtr, TgtPtr, Size, AsyncInfo);
   takeQueue(D, *AsyncInfo);
   std::memcpy(HstPtr, TgtPtr, static_cast<size_t>(Size));
