@@ -12,7 +12,6 @@
 #define CONSTANT __attribute__((constant))
 #define GLOBAL __attribute__((device))
 #define INLINE __attribute__((device, always_inline)) inline
-#define NOINLINE __attribute__((device, noinline))
 // An entry point that clang-generated code calls by name.
 #define ENTRY extern "C" __attribute__((device))
 
@@ -42,7 +41,6 @@ INLINE uint32_t activeMask() {
   asm volatile("activemask.b32 %0;" : "=r"(Mask));
   return Mask;
 }
-INLINE uint32_t lanesBelowMask() { return __nvvm_read_ptx_sreg_lanemask_lt(); }
 
 // Generic mode: the plugins launch the team's threads plus one warp; the main
 // thread is the first lane of the block's last warp, and the threads a
@@ -62,7 +60,6 @@ INLINE void warpSync(uint32_t Mask) { __nvvm_bar_warp_sync(Mask); }
 // --- fences and atomics -----------------------------------------------------
 INLINE void fenceBlock() { __nvvm_membar_cta(); }
 INLINE void fenceDevice() { __nvvm_membar_gl(); }
-INLINE void fenceSystem() { __nvvm_membar_sys(); }
 INLINE void sleepNanoseconds(uint32_t Ns) { asm volatile("nanosleep.u32 %0;" ::"r"(Ns)); }
 INLINE uint64_t globalTimerNs() {
   uint64_t Ns;
@@ -88,25 +85,11 @@ template <typename T> INLINE T atomicAdd(T *P, T V) {
   fenceDevice();
   return Old;
 }
-template <typename T> INLINE T atomicExchange(T *P, T V) {
-  fenceDevice();
-  T Old = __atomic_exchange_n(P, V, __ATOMIC_RELAXED);
-  fenceDevice();
-  return Old;
-}
 template <typename T> INLINE bool atomicCompareExchange(T *P, T &Expected, T Desired) {
   fenceDevice();
   bool Done = __atomic_compare_exchange_n(P, &Expected, Desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   fenceDevice();
   return Done;
-}
-
-// --- warp shuffles ----------------------------------------------------------
-// Shuffle down within the first `Width` lanes (a power of two <= 32) of the
-// calling lanes' warp; lanes past the end keep their own value.
-INLINE int32_t shuffleDown32(int32_t Value, uint32_t Delta, uint32_t Width) {
-  uint32_t Clamp = ((kWarpSize - Width) << 8) | (kWarpSize - 1);
-  return __nvvm_shfl_sync_down_i32(activeMask(), Value, Delta, Clamp);
 }
 
 } // namespace devrtl
