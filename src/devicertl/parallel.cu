@@ -22,6 +22,8 @@ OPTIMIZER_TARGET bool __kmpc_kernel_parallel(void **WorkFn);
 OPTIMIZER_TARGET void __kmpc_kernel_end_parallel();
 OPTIMIZER_TARGET void __kmpc_barrier_simple_spmd(IdentTy *, int32_t);
 OPTIMIZER_TARGET void __kmpc_barrier_simple_generic(IdentTy *, int32_t);
+ENTRY void __kmpc_begin_sharing_variables(void ***GlobalArgs, uint64_t NArgs);
+ENTRY void __kmpc_end_sharing_variables();
 ENTRY int32_t __kmpc_get_hardware_thread_id_in_block();
 ENTRY int32_t __kmpc_get_hardware_num_threads_in_block();
 ENTRY int32_t __kmpc_get_warp_size();
@@ -88,22 +90,16 @@ DEVICE inline void runSerialized(void *Fn, int32_t Gtid, void **Args, int64_t NA
 DEVICE inline void runGenericRegion(void *WrapperFnPtr, uint32_t Threads, void **Args, int64_t NArgs) {
   TeamState &T = teamState();
   // The workers read the argument array: it moves from the main thread's
-  // stack to shared memory (or the heap when it is long).
-  void **Shared = T.ArgSlots;
-  if (NArgs > static_cast<int64_t>(kSharedArgSlots))
-    Shared = static_cast<void **>(malloc(static_cast<size_t>(NArgs) * sizeof(void *)));
-  if (!Shared)
-    __builtin_trap();
+  // stack to TeamState.Args (shared memory, or the heap when it is long).
+  void **Shared = nullptr;
+  __kmpc_begin_sharing_variables(&Shared, static_cast<uint64_t>(NArgs));
   for (int64_t I = 0; I < NArgs; ++I)
     Shared[I] = Args[I];
-  T.Args = Shared;
   T.WorkFn = WrapperFnPtr;
   T.RegionThreads = Threads;
   blockBarrier();  // release the workers
   blockBarrier();  // wait for them
-  if (Shared != T.ArgSlots)
-    free(Shared);
-  T.Args = nullptr;
+  __kmpc_end_sharing_variables();
 }
 
 INLINE void workerLoop() {
@@ -182,7 +178,8 @@ ENTRY void __kmpc_parallel_51(IdentTy *, int32_t Gtid, int32_t IfExpr, int32_t N
   blockBarrier();  // the region's end
 }
 
-// Old-style argument sharing (clang may still emit it for generic regions).
+// The argument array a generic region's workers read (TeamState.Args); also
+// entry points of their own (older clang code shares arguments this way).
 ENTRY void __kmpc_begin_sharing_variables(void ***GlobalArgs, uint64_t NArgs) {
   TeamState &T = teamState();
   T.Args = NArgs <= kSharedArgSlots ? T.ArgSlots : static_cast<void **>(malloc(NArgs * sizeof(void *)));

@@ -42,7 +42,8 @@ INLINE void staticInit(int32_t Kind, int32_t *LastIter, T *Lower, T *Upper, ST *
 // dynamically scheduled loop alone, in one piece. Several such loops can run
 // at once in a block (an SPMD team's sequential part runs on every thread;
 // each thread of a region can serialize a nested one), so each thread keeps
-// its own: a heap record found through a per-thread slot, referenced only by
+// its own: a heap record of the bounds in a per-thread slot, held until the
+// piece is handed out (an empty slot: nothing left), referenced only by
 // kernels that have dynamically scheduled loops.
 struct SoloLoop {
   int64_t Lower, Upper;
@@ -53,16 +54,15 @@ template <typename T, typename ST>
 INLINE void dispatchInit(int32_t Kind, T Lower, T Upper, ST Increment, ST Chunk) {
   uint32_t Threads = teamSize();
   if (Threads == 1) {
-    // Freed by the dispatch_next call that ends the loop.
-    auto *Loop = static_cast<SoloLoop *>(malloc(sizeof(SoloLoop)));
-    if (!Loop)
-      __builtin_trap();
-    Loop->Lower = static_cast<int64_t>(Lower);
-    Loop->Upper = static_cast<int64_t>(Upper);
+    SoloLoop *Loop = nullptr;
+    if (tripCount(Lower, Upper, Increment) > 0) {
+      Loop = static_cast<SoloLoop *>(malloc(sizeof(SoloLoop)));
+      if (!Loop)
+        __builtin_trap();
+      Loop->Lower = static_cast<int64_t>(Lower);
+      Loop->Upper = static_cast<int64_t>(Upper);
+    }
     SoloLoops[hwThreadId()] = Loop;
-    ThreadState &S = threadState();
-    S.Flags = static_cast<uint8_t>(tripCount(Lower, Upper, Increment) == 0 ? S.Flags | kSoloLoopHandedOut
-                                                                           : S.Flags & ~kSoloLoopHandedOut);
     return;
   }
   teamBarrier();  // every thread has left the team's previous loop
@@ -89,16 +89,13 @@ template <typename T, typename ST>
 INLINE int32_t dispatchNext(int32_t *LastIter, T *Lower, T *Upper, ST *Stride) {
   uint32_t Threads = teamSize();
   if (Threads == 1) {
-    ThreadState &S = threadState();
     SoloLoop *Loop = SoloLoops[hwThreadId()];
-    if (S.Flags & kSoloLoopHandedOut) {
-      free(Loop);
-      SoloLoops[hwThreadId()] = nullptr;
+    if (!Loop)
       return 0;
-    }
-    S.Flags |= kSoloLoopHandedOut;
     *Lower = static_cast<T>(Loop->Lower);
     *Upper = static_cast<T>(Loop->Upper);
+    free(Loop);
+    SoloLoops[hwThreadId()] = nullptr;
     if (LastIter)
       *LastIter = 1;
     *Stride = 1;
