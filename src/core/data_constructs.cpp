@@ -65,7 +65,8 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
     Req.Present = Type & kMapPresent;
     Req.Hold = Type & kMapOmpxHold;
     // Members ride on their parent's reference count.
-    Req.UpdateRef = !(Type & kMemberOfBits);
+    bool RidesOnParent = (Type & kMemberOfBits) || (I == 0 && A.FirstRidesOnParent);
+    Req.UpdateRef = !RidesOnParent;
 
     MappedPointer Pointer;
     if (Type & kMapPtrAndObj) {
@@ -82,10 +83,11 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
                          info::varName(Name).c_str(), HstBase, P.error().message().c_str());
       }
       Pointer = *P;
-      // The pointee counts a reference of its own (the end phase drops it).
-      // Unlike LLVM 14 this holds for a mapper's first component too, so that
+      // The pointee counts a reference of its own (the end phase drops it),
+      // unless it is a mapper's first component that rides on its parent.
+      // A mapper's first component for a list item of its own does count:
       // re-mapping a present object through a mapper never re-copies it.
-      Req.UpdateRef = true;
+      Req.UpdateRef = !(I == 0 && A.FirstRidesOnParent);
     }
 
     Req.HstBegin = HstBegin;
@@ -138,7 +140,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     FindRequest Req;
     Req.HstBegin = HstBegin;
     Req.Size = Size;
-    Req.UpdateRef = !IsMember || (Type & kMapPtrAndObj);
+    Req.UpdateRef = (!IsMember || (Type & kMapPtrAndObj)) && !(I == 0 && A.FirstRidesOnParent);
     Req.Hold = Type & kMapOmpxHold;
     Req.MustContain = !(Type & kMapImplicit);
     Req.ForceDelete = Type & kMapDelete;

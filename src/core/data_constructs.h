@@ -29,6 +29,11 @@ struct MapArgs {
   // argument's begin it mapped, so that a target region need not look its
   // arguments up again; entries it did not map stay as they were.
   void **TgtBegins = nullptr;
+  // Set by a mapper's expansion of a list item that is itself a member of a
+  // struct mapped by the same construct: the first component (the whole
+  // item) then rides on that struct's reference count like any member, in
+  // both phases, so the item's own members still see the struct as new.
+  bool FirstRidesOnParent = false;
 };
 
 Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async);

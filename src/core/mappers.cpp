@@ -35,6 +35,7 @@ Status runMapper(Device &D, const MapArgs &Args, int32_t I, AsyncInfo &Async, Da
   Sub.Sizes = Sizes.data();
   Sub.Types = Types.data();
   Sub.Names = Names.data();
+  Sub.FirstRidesOnParent = (Args.Types[I] & static_cast<int64_t>(abi::kMapMemberOfMask)) != 0;
   return Phase(D, Sub, Async);
 }
 
