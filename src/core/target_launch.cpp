@@ -23,8 +23,10 @@ constexpr int64_t kMemberOfBits = static_cast<int64_t>(kMapMemberOfMask);
 // Argument lists of up to this many entries live on the stack.
 constexpr size_t kInlineArgs = 32;
 
-// Lambda captures by reference show up as this combination: the device copy
-// of the lambda object must point at the device copies of the captures.
+// A lambda's captured pointers show up as this combination, after the
+// lambda object itself (their parent): the device copy of the lambda must
+// point at the device copies of what it captured. Base is the field's host
+// address inside the lambda, Begin the pointer's value.
 bool isLambdaCapture(int64_t Type) {
   return (Type & kMemberOfBits) && (Type & kMapPtrAndObj) && (Type & kMapLiteral) &&
          (Type & kMapImplicit);
@@ -64,6 +66,15 @@ class PrivateArguments {
     return D_.submit(*Tgt, Packed_.data(), static_cast<int64_t>(Packed_.size()), Async_);
   }
 
+  // The packed host copy of the first-private argument in kernel slot
+  // ArgSlot, or null when that argument is not a packed first-private.
+  // Valid until finalize() sends the packed copies.
+  char *packedCopy(size_t ArgSlot) {
+    for (auto &[Slot, Offset] : Pending_)
+      if (Slot == ArgSlot) return Packed_.data() + Offset;
+    return nullptr;
+  }
+
   Status release() {
     Status Result;
     for (void *Ptr : Owned_)
@@ -82,20 +93,41 @@ class PrivateArguments {
   std::vector<void *> Owned_;
 };
 
-Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I, AsyncInfo &Async) {
+// Kernel argument slot of argument I: the number of target parameters
+// before it.
+size_t kernelSlotOf(const MapArgs &A, int32_t I) {
+  size_t Slot = 0;
+  for (int32_t K = 0; K < I; ++K)
+    if (A.Types[K] & kMapTargetParam) ++Slot;
+  return Slot;
+}
+
+// Points the device copy of a lambda's captured pointer (argument I) at the
+// device copy of its pointee. A lambda passed by value is a packed
+// first-private: its host copy is patched before it is sent, so this costs
+// no transfer. A mapped lambda gets an 8-byte write into its device copy.
+// A pointee that is not mapped keeps its host address.
+Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I,
+                           std::optional<PrivateArguments> &Privates, AsyncInfo &Async) {
   int64_t Parent = parentIndex(A.Types[I]);
-  if (Parent < 0 || Parent >= A.Num) return Status::success();
-  void *LambdaTgt = translate(D, A.Begins[Parent], A.Sizes[Parent]);
-  if (!LambdaTgt) return Status::success();
-  auto Delta = reinterpret_cast<uintptr_t>(A.Begins[I]) - reinterpret_cast<uintptr_t>(A.Begins[Parent]);
-  void *FieldTgt = static_cast<char *>(LambdaTgt) + Delta;
-  void *Pointee = *static_cast<void **>(A.Begins[I]);
-  void *PointeeTgt = translate(D, Pointee, A.Sizes[I]);
+  if (Parent < 0 || Parent >= I) return Status::success();
+  void *Pointee = A.Begins[I];
+  void *PointeeTgt = translate(D, Pointee, A.Sizes[I], nullptr, /*MustContain=*/false);
   if (!PointeeTgt) {
-    OMPT_TRACE("omptarget", "Lambda capture %p is not mapped; leaving the host address", Pointee);
+    OMPT_TRACE("omptarget", "Lambda capture %p is not mapped; it keeps its host address", Pointee);
     return Status::success();
   }
-  return D.submitPointer(FieldTgt, PointeeTgt, Async);
+  auto Delta = reinterpret_cast<uintptr_t>(A.Bases[I]) - reinterpret_cast<uintptr_t>(A.Begins[Parent]);
+  if (A.Types[Parent] & kMapPrivate) {
+    char *Copy = Privates ? Privates->packedCopy(kernelSlotOf(A, static_cast<int32_t>(Parent)))
+                          : nullptr;
+    if (!Copy) return Status::success();  // a private without a copy: nothing to point
+    std::memcpy(Copy + Delta, &PointeeTgt, sizeof(void *));
+    return Status::success();
+  }
+  void *LambdaTgt = translate(D, A.Begins[Parent], A.Sizes[Parent]);
+  if (!LambdaTgt) return Status::success();
+  return D.submitPointer(static_cast<char *>(LambdaTgt) + Delta, PointeeTgt, Async);
 }
 
 // A failed region gives back the references its arguments took, copying
@@ -158,7 +190,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
     int64_t Type = A.Types[I];
     if (!(Type & kMapTargetParam)) {
       if (isLambdaCapture(Type))
-        if (Status S = attachLambdaCapture(D, A, I, Async); !S) return Abandon(std::move(S));
+        if (Status S = attachLambdaCapture(D, A, I, Privates, Async); !S) return Abandon(std::move(S));
       continue;
     }
     void *HstBegin = A.Begins[I];
