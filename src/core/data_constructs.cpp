@@ -107,8 +107,9 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
     if (A.TgtBegins && Mapped->TgtPtr)
       A.TgtBegins[I] = static_cast<char *>(Mapped->TgtPtr) +
                        (static_cast<char *>(A.Begins[I]) - static_cast<char *>(HstBegin));
-    if (Type & kMapReturnParam) {
-      // use_device_ptr/addr: hand the device address back through the base.
+    // use_device_ptr/addr: hand the device address back through the base;
+    // a list item that is not present keeps its host address (OpenMP 5.1).
+    if ((Type & kMapReturnParam) && Mapped->TgtPtr) {
       auto Delta = reinterpret_cast<uintptr_t>(HstBegin) - reinterpret_cast<uintptr_t>(HstBase);
       A.Bases[I] = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(Mapped->TgtPtr) - Delta);
     }

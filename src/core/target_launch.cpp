@@ -208,6 +208,10 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
       if (Type & kMapPtrAndObj) HstBase = *static_cast<void **>(HstBase);
       void *Tgt = TgtBegins[static_cast<size_t>(I)];
       if (!Tgt) Tgt = translate(D, HstBegin, A.Sizes[I], nullptr, /*MustContain=*/false);
+      // OpenMP 5.1: a pointer whose pointee is not present (a zero-length
+      // section: device memory from omp_target_alloc, unmapped host memory)
+      // keeps its original value instead of becoming NULL.
+      if (!Tgt) Tgt = HstBegin;
       KernelArgs.push_back(Tgt);
       Offsets.push_back(reinterpret_cast<intptr_t>(HstBase) - reinterpret_cast<intptr_t>(HstBegin));
     }
