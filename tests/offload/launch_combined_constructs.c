@@ -5,7 +5,8 @@
 // or raced shows up as a wrong element count. (clang 14 does not accept the
 // `loop` combined forms: `target parallel loop` compiles, with a warning, as
 // `target parallel` whose every thread runs the whole loop; see
-// docs/usage.md.)
+// docs/usage.md.) Dynamic schedules, which LLVM 14's device runtime cannot
+// build, are in device_runtime_llvm14_gaps.c.
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>
@@ -46,7 +47,6 @@ int main(void) {
     CASE("target parallel for", "omp target parallel for map(tofrom : a[0 : n])")
     CASE("target parallel for num_threads(7)", "omp target parallel for num_threads(7) map(tofrom : a[0 : n])")
     CASE("target parallel for num_threads(128)", "omp target parallel for num_threads(128) map(tofrom : a[0 : n])")
-    CASE("target parallel for schedule(dynamic)", "omp target parallel for schedule(dynamic, 3) map(tofrom : a[0 : n])")
     CASE("target parallel for simd", "omp target parallel for simd map(tofrom : a[0 : n])")
     CASE("target parallel for simd num_threads(64)", "omp target parallel for simd num_threads(64) map(tofrom : a[0 : n])")
     CASE("target simd", "omp target simd map(tofrom : a[0 : n])")
@@ -67,7 +67,7 @@ int main(void) {
     NESTED("target parallel + for", "omp target parallel map(tofrom : a[0 : n])", "omp for")
     NESTED("target parallel num_threads(50) + for", "omp target parallel num_threads(50) map(tofrom : a[0 : n])", "omp for")
   }
-  // CHECK: 330 cases, 0 failures
+  // CHECK: 315 cases, 0 failures
   printf("%d cases, %d failures\n", cases, failures);
   free(a);
   return 0;
