@@ -11,7 +11,8 @@ GenericPlugin::GenericPlugin(std::string Name)
     : Name_(std::move(Name)), Component_(std::string("TARGET ").append(Name_).append(" RTL")) {
   // LIBOMPTARGET_INFO applies to the plugin too; __tgt_set_info_flag
   // (set_info_flag) overrides it later.
-  InfoFlags_ = static_cast<uint32_t>(env::getInt("LIBOMPTARGET_INFO", 0, 0, UINT32_MAX));
+  // A negative value is its bit pattern (-1: everything), as in the core.
+  InfoFlags_ = env::getFlags("LIBOMPTARGET_INFO");
 }
 
 GenericPlugin::~GenericPlugin() = default;
