@@ -75,6 +75,28 @@ Expected<GenericDevice *> GenericPlugin::device(int32_t DeviceId, const char *Ca
   return Dev;
 }
 
+Expected<std::string> GenericPlugin::deviceUidImpl(int32_t DeviceId) {
+  return formatString("%s-%d", Name_.c_str(), DeviceId);
+}
+
+Expected<const char *> GenericPlugin::deviceUid(int32_t DeviceId) {
+  if (DeviceId < 0 || DeviceId >= NumDevices_)
+    return makeError("get_device_uid: invalid device id %d (the %s plugin has %d device(s))",
+                     DeviceId, Name_.c_str(), NumDevices_);
+  std::lock_guard Lock(UidMutex_);
+  if (Uids_.size() < static_cast<size_t>(NumDevices_))
+    Uids_.resize(static_cast<size_t>(NumDevices_));
+  auto &Slot = Uids_[static_cast<size_t>(DeviceId)];
+  if (!Slot) {
+    Expected<std::string> Uid = deviceUidImpl(DeviceId);
+    if (!Uid)
+      return makeError("get_device_uid: device %d: %s", DeviceId, Uid.error().message().c_str());
+    if (Uid->empty()) return makeError("get_device_uid: device %d: the device has no id", DeviceId);
+    Slot = std::make_unique<const std::string>(std::move(*Uid));
+  }
+  return Slot->c_str();
+}
+
 bool GenericPlugin::isValidBinary(const __tgt_device_image *Image) {
   if (!Image || !Image->ImageStart || !Image->ImageEnd) return false;
   auto *Begin = static_cast<const std::byte *>(Image->ImageStart);
