@@ -78,6 +78,12 @@ constexpr int32_t kOffloadFail = ~0;
 
 constexpr int64_t kDeviceDefault = -1;
 constexpr int64_t kHostDeviceLegacy = -10;
+// OpenMP 5.2's omp_initial_device and omp_invalid_device (the values of
+// LLVM's later omp.h). omp_initial_device is kDeviceDefault's value: in the
+// __tgt_* entries -1 means "no device clause", so it names the host only in
+// the API routines (and when it is the default device).
+constexpr int64_t kOmpInitialDevice = -1;
+constexpr int64_t kOmpInvalidDevice = -2;
 
 // Map-type bits (OMPConstants.h, OpenMPOffloadMappingFlags).
 enum MapType : int64_t {

@@ -1,5 +1,5 @@
-// The plugin-facing C ABI (`__tgt_rtl_*`): LLVM 14's entry points plus the
-// extensions of the seeds (async alloc/delete, data lock/unlock).
+// The plugin-facing C ABI (`__tgt_rtl_*`): LLVM 14's entry points plus
+// extensions (async alloc/delete, data lock/unlock, and our own below).
 //
 // `completes_synchronously` is our own extension: 1 when every operation the
 // device queues has completed by the time the enqueueing call returns (the
@@ -19,6 +19,12 @@
 // that a core calling them per construct skips the entry points' device-number
 // lookup and argument checks. Each pointer behaves exactly as the entry it is
 // named after on that device (same results, same error lines, same traces).
+// `get_device_uid`, also ours: the device's unique id (omp_get_uid_from_device),
+// a NUL-terminated string the plugin owns until exit, for any device id below
+// number_of_devices, initialised or not.
+// `is_accessible_ptr`, also ours: 1 when the device can access the host
+// memory [Ptr, Ptr + Size) directly (omp_target_is_accessible), 0 when it
+// cannot or the plugin does not know; 0 for an uninitialised device.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -102,4 +108,6 @@ typedef struct __tgt_direct_device {
   OPT(accept_deferred_retrieves, int32_t, (int32_t DeviceId))                          \
   OPT(queues_persist, int32_t, (int32_t DeviceId))                                     \
   OPT(direct_device, int32_t,                                                          \
-      (int32_t DeviceId, uint32_t Version, __tgt_direct_device * Direct))
+      (int32_t DeviceId, uint32_t Version, __tgt_direct_device * Direct))                \
+  OPT(get_device_uid, int32_t, (int32_t DeviceId, const char **Uid))                   \
+  OPT(is_accessible_ptr, int32_t, (int32_t DeviceId, const void *Ptr, int64_t Size))

@@ -1,32 +1,60 @@
 // Memory handed out by omp_target_alloc and llvm_omp_target_alloc_*, so that
-// omp_target_free can refuse pointers it never gave out (instead of passing
-// them to the plugin or to free() and corrupting the heap).
+// omp_target_free and llvm_omp_target_free_* refuse pointers they never gave
+// out (instead of passing them to the plugin or to free() and corrupting the
+// heap), and so that routines taking a device pointer (omp_target_memset)
+// can tell which device a pointer belongs to and how large its block is.
+//
+// Device numbers are recorded as given, except that every name of the
+// initial device is recorded as kInitialDeviceKey.
 //
 // Thread safety: all members take Mutex_.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
-#include <unordered_map>
+#include <string>
 
 namespace omptarget::core {
 
 class AllocationRegistry {
  public:
-  void add(void *Ptr, int64_t DeviceId, int64_t Size);
-  // Removes and returns the size if `Ptr` was allocated on `DeviceId`.
-  std::optional<int64_t> remove(void *Ptr, int64_t DeviceId);
-  // The device `Ptr` was allocated on, if known.
-  std::optional<int64_t> deviceOf(void *Ptr);
+  // The key of every initial-device allocation (omp_initial_device's value).
+  static constexpr int64_t kInitialDeviceKey = -1;
+
+  struct Block {
+    void *Begin = nullptr;
+    int64_t DeviceId = 0;
+    int64_t Size = 0;
+    int32_t Kind = 0;  // abi::TargetAllocKind of the allocating routine
+  };
+
+  // For messages: the routine that allocates Kind ("omp_target_alloc",
+  // "llvm_omp_target_alloc_host", ...) and a block's owner ("device 2",
+  // "the initial device").
+  static const char *allocatorName(int32_t Kind);
+  static std::string ownerName(int64_t DeviceId);
+
+  void add(void *Ptr, int64_t DeviceId, int64_t Size, int32_t Kind);
+  // Removes and returns the block if `Ptr` begins a block of `DeviceId`.
+  std::optional<Block> remove(void *Ptr, int64_t DeviceId);
+  // The block that begins at `Ptr`, if any.
+  std::optional<Block> find(const void *Ptr);
+  // The block that contains the byte at `Ptr`, if any.
+  std::optional<Block> containing(const void *Ptr);
 
  private:
   struct Record {
     int64_t DeviceId;
     int64_t Size;
+    int32_t Kind;
   };
+  static Block toBlock(uintptr_t Begin, const Record &R) {
+    return Block{reinterpret_cast<void *>(Begin), R.DeviceId, R.Size, R.Kind};
+  }
   std::mutex Mutex_;
-  std::unordered_map<void *, Record> Live_;
+  std::map<uintptr_t, Record> Live_;  // by begin address
 };
 
 }  // namespace omptarget::core

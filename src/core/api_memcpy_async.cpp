@@ -6,11 +6,10 @@
 // an explicit libomp task whose dependences are the union of the elements of
 // the depend objects in depobj_list; its body performs exactly the copy of
 // omp_target_memcpy[_rect] (memcpy_impl in api_memcpy.cpp, device-to-device
-// exchange included). The task is allocated through libomp's target-task
-// allocator, so it is deferred like the task of `target nowait` (to libomp's
-// hidden helper threads where libomp enables them) and `taskwait`, `depend`
-// and barriers order it like any other task. Errors of the deferred copy can
-// only be reported by message. Without libomp the copy is done synchronously.
+// exchange included). The task machinery is omp_tasks.h's (a target task of
+// libomp, deferred like the task of `target nowait`; without libomp the copy
+// is done synchronously). Errors of the deferred copy can only be reported by
+// message.
 #include <cinttypes>
 #include <climits>
 #include <cstdint>
@@ -22,71 +21,18 @@
 #include "export.h"
 #include "info.h"
 #include "memcpy_impl.h"
+#include "omp_tasks.h"
 #include "runtime.h"
 
 using namespace omptarget;
 using namespace omptarget::core;
-
-
 using namespace omptarget::core::memcpy_impl;
 
-// libomp's tasking ABI (LLVM 14, kmp.h), resolved at call time: libomp is
-// loaded in every OpenMP program, but the core must not require it.
 namespace {
 
-struct Ident {  // ident_t
-  int32_t Reserved1;
-  int32_t Flags;
-  int32_t Reserved2;
-  int32_t Reserved3;
-  const char *PSource;
-};
-
-using TaskEntry = int32_t (*)(int32_t Gtid, void *Task);
-
-struct KmpTask {  // kmp_task_t: 40 bytes, as clang 14 emits it
-  void *Shareds;
-  TaskEntry Routine;
-  int32_t PartId;
-  void *Data1;  // kmp_cmplrdata_t (destructors / priority)
-  void *Data2;
-};
-static_assert(sizeof(KmpTask) == 40);
-
-// kmp_depend_info: {intptr base_addr; size_t len; flags byte (in 1, out 2,
-// mtx 4)}, 24 bytes. A depend object (omp_depend_t) made by `#pragma omp
-// depobj` points at element 1 of an array from __kmpc_alloc whose element 0
-// holds the number of elements in base_addr (clang 14's code generation).
-struct KmpDependInfo {
-  intptr_t BaseAddr;
-  size_t Len;
-  uint8_t Flags;
-};
-static_assert(sizeof(KmpDependInfo) == 24);
-
-constexpr int32_t kTaskTied = 1;
-constexpr int32_t kIdentKmpc = 2;
-
-}  // namespace
-
-extern "C" {
-int32_t __kmpc_global_thread_num(Ident *Loc) __attribute__((weak));
-void *__kmpc_omp_task_alloc(Ident *Loc, int32_t Gtid, int32_t Flags, size_t SizeofKmpTask,
-                            size_t SizeofShareds, TaskEntry Entry) __attribute__((weak));
-void *__kmpc_omp_target_task_alloc(Ident *Loc, int32_t Gtid, int32_t Flags, size_t SizeofKmpTask,
-                                   size_t SizeofShareds, TaskEntry Entry, int64_t DeviceId)
-    __attribute__((weak));
-int32_t __kmpc_omp_task_with_deps(Ident *Loc, int32_t Gtid, void *Task, int32_t NDeps,
-                                  void *DepList, int32_t NDepsNoAlias, void *NoAliasDepList)
-    __attribute__((weak));
-}
-
-namespace {
-
-// The copy a task performs; lives in the task's private area (after the
-// KmpTask), followed for a rectangle by the 5 * NumDims size_t of volume,
-// dst/src offsets and dst/src dimensions (the caller's arrays may die when
-// the call returns).
+// The copy a task performs: the task's payload, followed for a rectangle by
+// the 5 * NumDims size_t of volume, dst/src offsets and dst/src dimensions
+// (the caller's arrays may die when the call returns).
 struct CopyArgs {
   const char *Call;
   char *Dst;
@@ -126,81 +72,22 @@ void copyAndReport(CopyArgs &A, bool Deferred) {
                  OMPT_PTR(A.Dst), A.DstDevice, S.error().message().c_str());
 }
 
-int32_t copyTaskEntry(int32_t, void *Task) {
-  auto *Args = reinterpret_cast<CopyArgs *>(static_cast<char *>(Task) + sizeof(KmpTask));
-  copyAndReport(*Args, /*Deferred=*/true);
-  return 0;
-}
-
-using OmpDepend = void *;  // omp_depend_t in <omp.h>
-
-// Checks depobj_list and flattens the depend objects into one list.
-bool collectDeps(const char *Call, int DepobjCount, const OmpDepend *DepobjList,
-                 std::vector<KmpDependInfo> &Deps) {
-  if (DepobjCount < 0 || (DepobjCount > 0 && !DepobjList)) {
-    debug::error("%s: invalid dependences (depobj_count %d, depobj_list " OMPT_PTR_FMT
-                 "); the count must be >= 0 and the list non-null when it is positive",
-                 Call, DepobjCount, OMPT_PTR(DepobjList));
-    return false;
-  }
-  for (int I = 0; I < DepobjCount; ++I) {
-    auto *Obj = static_cast<const KmpDependInfo *>(DepobjList[I]);
-    if (!Obj) {
-      debug::error("%s: depobj_list[%d] is not an initialized depend object (null); create it "
-                   "with '#pragma omp depobj(obj) depend(...)'",
-                   Call, I);
-      return false;
-    }
-    intptr_t N = Obj[-1].BaseAddr;
-    if (N < 0 || N > (intptr_t{1} << 24)) {
-      debug::error("%s: depobj_list[%d] (" OMPT_PTR_FMT ") is not a valid depend object "
-                   "(element count %" PRIdPTR ")",
-                   Call, I, OMPT_PTR(Obj), N);
-      return false;
-    }
-    Deps.insert(Deps.end(), Obj, Obj + N);
-  }
-  if (Deps.size() > static_cast<size_t>(INT32_MAX)) {
-    debug::error("%s: too many dependences (%zu)", Call, Deps.size());
-    return false;
-  }
-  return true;
+void runCopyTask(void *Payload, bool Deferred) {
+  copyAndReport(*static_cast<CopyArgs *>(Payload), Deferred);
 }
 
 // Creates the copy task (or, without libomp, copies now). `Fill` initializes
 // the CopyArgs and the `Extra` bytes after it.
 template <typename FillFn>
-int submit(const char *Call, size_t Extra, const std::vector<KmpDependInfo> &Deps, FillFn Fill) {
-  bool HaveLibomp = __kmpc_global_thread_num && __kmpc_omp_task_with_deps &&
-                    (__kmpc_omp_target_task_alloc || __kmpc_omp_task_alloc);
-  size_t Size = sizeof(KmpTask) + sizeof(CopyArgs) + Extra;
-  if (!HaveLibomp) {
-    // No tasking runtime: nothing can be deferred or ordered, so copy now.
-    std::vector<size_t> Storage((Size + sizeof(size_t) - 1) / sizeof(size_t));
-    auto *Args = reinterpret_cast<CopyArgs *>(reinterpret_cast<char *>(Storage.data()) +
-                                              sizeof(KmpTask));
-    Fill(*Args);
-    OMPT_TRACE("omptarget", "%s: libomp is not loaded; copying synchronously", Call);
-    copyAndReport(*Args, /*Deferred=*/false);
-    return abi::kOffloadSuccess;
-  }
-  static Ident Loc = {0, kIdentKmpc, 0, 0, ";unknown;omp_target_memcpy_async;0;0;;"};
-  int32_t Gtid = __kmpc_global_thread_num(&Loc);
-  // A target task, as clang 14 makes for `target nowait`: libomp defers it to
-  // its hidden helper threads when they are enabled.
-  void *Task = __kmpc_omp_target_task_alloc
-                   ? __kmpc_omp_target_task_alloc(&Loc, Gtid, kTaskTied, Size, 0, copyTaskEntry,
-                                                  -1)
-                   : __kmpc_omp_task_alloc(&Loc, Gtid, kTaskTied, Size, 0, copyTaskEntry);
+int submit(const char *Call, size_t Extra, const std::vector<tasks::KmpDependInfo> &Deps,
+           FillFn Fill) {
+  auto Task = tasks::DeferredTask::create(Call, sizeof(CopyArgs) + Extra, runCopyTask);
   if (!Task) {
-    debug::error("%s: libomp could not allocate the copy task (%zu bytes)", Call, Size);
+    debug::error("%s", Task.error().message().c_str());
     return abi::kOffloadFail;
   }
-  Fill(*reinterpret_cast<CopyArgs *>(static_cast<char *>(Task) + sizeof(KmpTask)));
-  // libomp records the dependences during the call: Deps may die afterwards.
-  __kmpc_omp_task_with_deps(&Loc, Gtid, Task, static_cast<int32_t>(Deps.size()),
-                            Deps.empty() ? nullptr : const_cast<KmpDependInfo *>(Deps.data()), 0,
-                            nullptr);
+  Fill(*static_cast<CopyArgs *>(Task->payload()));
+  Task->submit(Deps);
   return abi::kOffloadSuccess;
 }
 
@@ -210,7 +97,7 @@ extern "C" {
 
 OMPT_EXPORT int omp_target_memcpy_async(void *Dst, const void *Src, size_t Length,
                                         size_t DstOffset, size_t SrcOffset, int DstDevice,
-                                        int SrcDevice, int DepobjCount, OmpDepend *DepobjList) {
+                                        int SrcDevice, int DepobjCount, tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memcpy_async";
   if (Length != 0 && (!Dst || !Src)) {
     debug::error("%s: null %s pointer (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT ", %zu bytes)", Call,
@@ -219,8 +106,8 @@ OMPT_EXPORT int omp_target_memcpy_async(void *Dst, const void *Src, size_t Lengt
   }
   Device *DstDev = nullptr, *SrcDev = nullptr;
   if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
-  std::vector<KmpDependInfo> Deps;
-  if (!collectDeps(Call, DepobjCount, DepobjList, Deps)) return abi::kOffloadFail;
+  std::vector<tasks::KmpDependInfo> Deps;
+  if (!tasks::collectDepobjs(Call, DepobjCount, DepobjList, Deps)) return abi::kOffloadFail;
   // A 0-byte copy still becomes a task: it orders its dependences.
   return submit(Call, 0, Deps, [&](CopyArgs &A) {
     A = CopyArgs{Call,
@@ -242,7 +129,7 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
                                              const size_t *DstDimensions,
                                              const size_t *SrcDimensions, int DstDevice,
                                              int SrcDevice, int DepobjCount,
-                                             OmpDepend *DepobjList) {
+                                             tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memcpy_rect_async";
   // Both null: the caller asks how many dimensions are supported.
   if (!Dst && !Src) return INT_MAX;
@@ -272,8 +159,8 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
   }
   Device *DstDev = nullptr, *SrcDev = nullptr;
   if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
-  std::vector<KmpDependInfo> Deps;
-  if (!collectDeps(Call, DepobjCount, DepobjList, Deps)) return abi::kOffloadFail;
+  std::vector<tasks::KmpDependInfo> Deps;
+  if (!tasks::collectDepobjs(Call, DepobjCount, DepobjList, Deps)) return abi::kOffloadFail;
   size_t N = static_cast<size_t>(NumDims);
   return submit(Call, 5 * N * sizeof(size_t), Deps, [&](CopyArgs &A) {
     A = CopyArgs{Call,      static_cast<char *>(Dst), static_cast<const char *>(Src),

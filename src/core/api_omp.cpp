@@ -1,4 +1,5 @@
-// OpenMP device-memory API: device counts, allocation, presence, association.
+// OpenMP device-memory API: device counts, allocation (and LLVM's
+// llvm_omp_target_alloc_* / llvm_omp_target_free_*), presence, association.
 // Every misuse is reported with the call, the values and what to do; none
 // crashes or touches the mapping table.
 #include <cinttypes>
@@ -16,12 +17,17 @@ using namespace omptarget::core;
 
 namespace {
 
+// The registry's device key of DeviceNum (every name of the host is one key).
+int64_t allocationKey(int DeviceNum) {
+  return isInitialDevice(DeviceNum) ? AllocationRegistry::kInitialDeviceKey : DeviceNum;
+}
+
 void *allocate(size_t Size, int DeviceNum, int32_t Kind, const char *Call) {
   if (Size == 0) return nullptr;
   Runtime &R = Runtime::get();
   if (isInitialDevice(DeviceNum)) {
     void *Ptr = std::malloc(Size);
-    if (Ptr) R.allocations().add(Ptr, DeviceNum, static_cast<int64_t>(Size));
+    if (Ptr) R.allocations().add(Ptr, allocationKey(DeviceNum), static_cast<int64_t>(Size), Kind);
     return Ptr;
   }
   auto D = R.readyDevice(DeviceNum, Call);
@@ -34,8 +40,59 @@ void *allocate(size_t Size, int DeviceNum, int32_t Kind, const char *Call) {
     debug::error("%s: %s", Call, Ptr.error().message().c_str());
     return nullptr;
   }
-  R.allocations().add(*Ptr, DeviceNum, static_cast<int64_t>(Size));
+  R.allocations().add(*Ptr, DeviceNum, static_cast<int64_t>(Size), Kind);
   return *Ptr;
+}
+
+// May memory allocated as Kind be freed by a routine for FreeKind (-1: any,
+// omp_target_free)? Device memory is device memory whichever routine made it.
+bool freeable(int32_t Kind, int32_t FreeKind) {
+  if (FreeKind < 0 || Kind == FreeKind) return true;
+  auto IsDevice = [](int32_t K) { return K == abi::kAllocDevice || K == abi::kAllocDefault; };
+  return IsDevice(Kind) && IsDevice(FreeKind);
+}
+
+// omp_target_free (FreeKind -1) and llvm_omp_target_free_* (the kind they free).
+void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
+  if (!Ptr) return;
+  Runtime &R = Runtime::get();
+  if (!isInitialDevice(DeviceNum) && !R.devices().get(DeviceNum)) {
+    debug::error("%s; pointer " OMPT_PTR_FMT " not freed",
+                 invalidDeviceMessage(Call, DeviceNum).c_str(), OMPT_PTR(Ptr));
+    return;
+  }
+  const char *Allocator =
+      AllocationRegistry::allocatorName(FreeKind < 0 ? abi::kAllocDefault : FreeKind);
+  int64_t Key = allocationKey(DeviceNum);
+  std::string Target = AllocationRegistry::ownerName(Key);
+  auto Block = R.allocations().find(Ptr);
+  if (Block && Block->DeviceId != Key) {
+    debug::error("%s: pointer " OMPT_PTR_FMT " was not allocated by %s on %s (it belongs to %s; "
+                 "pass that device); ignored",
+                 Call, OMPT_PTR(Ptr), Allocator, Target.c_str(),
+                 AllocationRegistry::ownerName(Block->DeviceId).c_str());
+    return;
+  }
+  // On the initial device every kind is malloc's: any free routine fits.
+  if (Block && Key != AllocationRegistry::kInitialDeviceKey && !freeable(Block->Kind, FreeKind)) {
+    debug::error("%s: pointer " OMPT_PTR_FMT " on %s was allocated by %s, not by %s; free it with "
+                 "omp_target_free or the free routine of its allocator; ignored",
+                 Call, OMPT_PTR(Ptr), Target.c_str(),
+                 AllocationRegistry::allocatorName(Block->Kind), Allocator);
+    return;
+  }
+  if (!Block || !R.allocations().remove(Ptr, Key)) {
+    debug::error("%s: pointer " OMPT_PTR_FMT " was not allocated by %s on %s (or was already "
+                 "freed); ignored",
+                 Call, OMPT_PTR(Ptr), Allocator, Target.c_str());
+    return;
+  }
+  if (isInitialDevice(DeviceNum)) {
+    std::free(Ptr);
+    return;
+  }
+  if (Status S = R.devices().get(DeviceNum)->release(Ptr); !S)
+    debug::error("%s: %s", Call, S.error().message().c_str());
 }
 
 }  // namespace
@@ -59,31 +116,16 @@ OMPT_EXPORT void *llvm_omp_target_alloc_shared(size_t Size, int DeviceNum) {
 }
 
 OMPT_EXPORT void omp_target_free(void *Ptr, int DeviceNum) {
-  if (!Ptr) return;
-  Runtime &R = Runtime::get();
-  if (!isInitialDevice(DeviceNum) && !R.devices().get(DeviceNum)) {
-    debug::error("%s; pointer " OMPT_PTR_FMT " not freed",
-                 invalidDeviceMessage("omp_target_free", DeviceNum).c_str(), OMPT_PTR(Ptr));
-    return;
-  }
-  if (!R.allocations().remove(Ptr, DeviceNum)) {
-    auto Owner = R.allocations().deviceOf(Ptr);
-    if (Owner)
-      debug::error("omp_target_free: pointer " OMPT_PTR_FMT " was not allocated by omp_target_alloc "
-                   "on device %d (it belongs to device %" PRId64 "; pass that device); ignored",
-                   OMPT_PTR(Ptr), DeviceNum, *Owner);
-    else
-      debug::error("omp_target_free: pointer " OMPT_PTR_FMT " was not allocated by omp_target_alloc "
-                   "on device %d (or was already freed); ignored",
-                   OMPT_PTR(Ptr), DeviceNum);
-    return;
-  }
-  if (isInitialDevice(DeviceNum)) {
-    std::free(Ptr);
-    return;
-  }
-  if (Status S = R.devices().get(DeviceNum)->release(Ptr); !S)
-    debug::error("omp_target_free: %s", S.error().message().c_str());
+  freeMemory(Ptr, DeviceNum, -1, "omp_target_free");
+}
+OMPT_EXPORT void llvm_omp_target_free_device(void *Ptr, int DeviceNum) {
+  freeMemory(Ptr, DeviceNum, abi::kAllocDevice, "llvm_omp_target_free_device");
+}
+OMPT_EXPORT void llvm_omp_target_free_host(void *Ptr, int DeviceNum) {
+  freeMemory(Ptr, DeviceNum, abi::kAllocHost, "llvm_omp_target_free_host");
+}
+OMPT_EXPORT void llvm_omp_target_free_shared(void *Ptr, int DeviceNum) {
+  freeMemory(Ptr, DeviceNum, abi::kAllocShared, "llvm_omp_target_free_shared");
 }
 
 OMPT_EXPORT int omp_target_is_present(const void *Ptr, int DeviceNum) {
@@ -166,9 +208,8 @@ OMPT_EXPORT int omp_target_disassociate_ptr(const void *HostPtr, int DeviceNum) 
   }
   MapEntry &E = *LR.Entry;
   if (E.HoldRef > 0) {
-    debug::error("%s: host pointer " OMPT_PTR_FMT " on device %d has a non-zero hold reference "
-                 "count (ompx_hold); end the region holding it first",
-                 Call, Begin, DeviceNum);
+    // LLVM 14's line, word for word (the mapping stays; the call fails).
+    debug::error("Trying to disassociate a pointer with a non-zero hold reference count");
     return abi::kOffloadFail;
   }
   if (!E.Associated) {

@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <memory>
+#include <string_view>
 
 #include "async_info.h"
 #include "debug.h"
@@ -41,6 +42,33 @@ Status Device::initializeLocked() {
   OMPT_TRACE("omptarget", "Device %d initialized (plugin %s, local id %d)", Id_,
              Plugin_.name().c_str(), PluginDeviceId_);
   return Status::success();
+}
+
+const char *Device::uid() {
+  std::call_once(UidOnce_, [this] {
+    const char *Uid = nullptr;
+    const auto &F = Plugin_.fn();
+    if (F.get_device_uid && F.get_device_uid(PluginDeviceId_, &Uid) == kOffloadSuccess && Uid &&
+        *Uid) {
+      Uid_ = Uid;
+      return;
+    }
+    // "libomptarget.rtl.x86_64.so" (perhaps with a directory) -> "x86_64".
+    std::string Name = Plugin_.name();
+    if (size_t Slash = Name.rfind('/'); Slash != std::string::npos) Name.erase(0, Slash + 1);
+    constexpr std::string_view Prefix = "libomptarget.rtl.", Suffix = ".so";
+    if (Name.size() > Prefix.size() + Suffix.size() && Name.starts_with(Prefix) &&
+        Name.ends_with(Suffix))
+      Name = Name.substr(Prefix.size(), Name.size() - Prefix.size() - Suffix.size());
+    Uid_ = formatString("%s-%d", Name.c_str(), PluginDeviceId_);
+  });
+  return Uid_.c_str();
+}
+
+bool Device::canAccess(const void *Ptr, size_t Size) {
+  const auto &F = Plugin_.fn();
+  if (!F.is_accessible_ptr) return false;
+  return F.is_accessible_ptr(PluginDeviceId_, Ptr, static_cast<int64_t>(Size)) == 1;
 }
 
 Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <string>
 
 #include "error.h"
 #include "mapping_table.h"
@@ -58,7 +59,18 @@ class Device {
                 int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount, AsyncInfo &Async);
   Status synchronize(__tgt_async_info &Raw);
 
-  // Entry events (seed 002). Require the entry's TransferMutex.
+  // The device's unique id (omp_get_uid_from_device): the plugin's
+  // get_device_uid, or "<plugin>-<local id>" ("x86_64-0", from the plugin's
+  // file name libomptarget.rtl.<plugin>.so) when the plugin has no such
+  // entry or it fails. Asked once; needs no initialization; the string lives
+  // as long as the device.
+  const char *uid();
+  // Can the device access the host memory [Ptr, Ptr + Size) directly? The
+  // plugin's is_accessible_ptr; false without it (LLVM 14's plugins).
+  // Requires an initialized device.
+  bool canAccess(const void *Ptr, size_t Size);
+
+  // Entry events. Require the entry's TransferMutex.
   bool hasEvents() const { return Plugin_.hasEvents(); }
   // The plugin finishes every operation before the enqueueing call returns
   // (asked once, at initialization): no events or waits are needed.
@@ -82,6 +94,8 @@ class Device {
   MappingTable Table_;
   std::mutex InitMutex_;
   bool Initialized_ = false;  // guarded by InitMutex_
+  std::once_flag UidOnce_;
+  std::string Uid_;  // written once, under UidOnce_
   bool CompletesSynchronously_ = false;  // set once before the device is ready
   bool QueuesPersist_ = false;           // likewise
   // The plugin's direct table (direct_device), all null when the plugin has

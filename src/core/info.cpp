@@ -13,7 +13,8 @@
 namespace omptarget::core::info {
 
 namespace detail {
-constinit env::CachedInt Level("LIBOMPTARGET_INFO", 0, INT32_MIN, UINT32_MAX);
+// env::getFlags's range: a negative value stands for its 32-bit pattern.
+constinit env::CachedInt Level("LIBOMPTARGET_INFO", 0, env::kFlagsMin, env::kFlagsMax);
 }  // namespace detail
 
 namespace {

@@ -25,7 +25,7 @@ extern env::CachedInt Level;
 
 // Flags from LIBOMPTARGET_INFO, read once (asked several times per construct).
 // A negative value (-1: everything) stands for its 32-bit pattern.
-inline uint32_t level() { return static_cast<uint32_t>(detail::Level.get()); }
+inline uint32_t level() { return env::flagsFromInt(detail::Level.get()); }
 void setLevel(uint32_t Flags);
 inline bool enabled(uint32_t Kind) { return (level() & Kind) != 0; }
 

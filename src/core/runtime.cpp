@@ -46,6 +46,10 @@ thread_local uint64_t TripCountValue = 0;
 
 std::string invalidDeviceMessage(const char *Call, int64_t Id) {
   int32_t N = Runtime::get().devices().size();
+  if (Id == abi::kOmpInvalidDevice)
+    return formatString("%s: device number omp_invalid_device (%" PRId64 ") names no device (there "
+                        "are %d devices; pass %somp_initial_device for the host)",
+                        Call, Id, N, N == 0 ? "" : formatString("0..%d, or ", N - 1).c_str());
   if (N == 0)
     return formatString("%s: invalid device number %" PRId64 " (there are 0 devices: no plugin "
                         "found a device; use omp_get_initial_device() for the host)",
@@ -68,7 +72,8 @@ std::string describeImage(const __tgt_device_image &Image) {
 
 int32_t initialDevice() { return Runtime::get().devices().size(); }
 bool isInitialDevice(int64_t DeviceId) {
-  return DeviceId == initialDevice() || DeviceId == abi::kHostDeviceLegacy;
+  return DeviceId == initialDevice() || DeviceId == abi::kOmpInitialDevice ||
+         DeviceId == abi::kHostDeviceLegacy;
 }
 
 int64_t defaultDevice() { return omp_get_default_device ? omp_get_default_device() : 0; }

@@ -75,7 +75,9 @@ class Runtime {
 };
 
 // The host's device number (omp_get_initial_device(): the device count) and
-// whether `DeviceId` names it (LLVM 12's -10 is accepted too).
+// whether `DeviceId` names it: that number, omp_initial_device (-1) or LLVM
+// 12's -10. The __tgt_* entries resolve -1 (no device clause) to the default
+// device before asking, so there -1 is the host only as the default device.
 int32_t initialDevice();
 bool isInitialDevice(int64_t DeviceId);
 
@@ -85,7 +87,8 @@ int64_t defaultDevice();
 // "ELF CUDA (e_machine 190)": what an image is, for messages.
 std::string describeImage(const __tgt_device_image &Image);
 
-// "<Call>: invalid device number N (there are M devices; ...)".
+// "<Call>: invalid device number N (there are M devices; ...)"; for
+// omp_invalid_device it says that this constant names no device.
 std::string invalidDeviceMessage(const char *Call, int64_t Id);
 
 }  // namespace omptarget::core

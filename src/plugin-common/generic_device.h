@@ -146,6 +146,14 @@ class GenericDevice {
   Expected<void *> dataLock(void *HstPtr, int64_t Size);
   Status dataUnlock(void *HstPtr);
 
+  // Can the device access the host memory [HstPtr, HstPtr + Size) directly
+  // (is_accessible_ptr)? False for a null pointer or a negative size; an
+  // empty range is asked about as one byte.
+  bool isAccessible(const void *HstPtr, int64_t Size) const {
+    if (!HstPtr || Size < 0) return false;
+    return isAccessibleImpl(HstPtr, Size == 0 ? 1 : static_cast<size_t>(Size));
+  }
+
   void printInfo();
 
   // Name of a kernel loaded on this device, or nullopt.
@@ -201,6 +209,10 @@ class GenericDevice {
 
   virtual Expected<void *> dataLockImpl(void *HstPtr, size_t /*Size*/) { return HstPtr; }
   virtual Status dataUnlockImpl(void * /*HstPtr*/) { return {}; }
+
+  // Whether the device reaches this host memory (Size > 0, HstPtr non-null);
+  // by default false, the answer that never misleads.
+  virtual bool isAccessibleImpl(const void * /*HstPtr*/, size_t /*Size*/) const { return false; }
 
   virtual Status initDeviceInfoImpl(__tgt_device_info &Info);
   virtual void printInfoImpl() {}

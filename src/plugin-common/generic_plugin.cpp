@@ -11,7 +11,8 @@ GenericPlugin::GenericPlugin(std::string Name)
     : Name_(std::move(Name)), Component_(std::string("TARGET ").append(Name_).append(" RTL")) {
   // LIBOMPTARGET_INFO applies to the plugin too; __tgt_set_info_flag
   // (set_info_flag) overrides it later.
-  InfoFlags_ = static_cast<uint32_t>(env::getInt("LIBOMPTARGET_INFO", 0, 0, UINT32_MAX));
+  // A negative value is its bit pattern (-1: everything), as in the core.
+  InfoFlags_ = env::getFlags("LIBOMPTARGET_INFO");
 }
 
 GenericPlugin::~GenericPlugin() = default;
@@ -72,6 +73,28 @@ Expected<GenericDevice *> GenericPlugin::device(int32_t DeviceId, const char *Ca
   GenericDevice *Dev = Table_[DeviceId].load(std::memory_order_acquire);
   if (!Dev) return makeError("%s: device %d is not initialised (call init_device first)", Call, DeviceId);
   return Dev;
+}
+
+Expected<std::string> GenericPlugin::deviceUidImpl(int32_t DeviceId) {
+  return formatString("%s-%d", Name_.c_str(), DeviceId);
+}
+
+Expected<const char *> GenericPlugin::deviceUid(int32_t DeviceId) {
+  if (DeviceId < 0 || DeviceId >= NumDevices_)
+    return makeError("get_device_uid: invalid device id %d (the %s plugin has %d device(s))",
+                     DeviceId, Name_.c_str(), NumDevices_);
+  std::lock_guard Lock(UidMutex_);
+  if (Uids_.size() < static_cast<size_t>(NumDevices_))
+    Uids_.resize(static_cast<size_t>(NumDevices_));
+  auto &Slot = Uids_[static_cast<size_t>(DeviceId)];
+  if (!Slot) {
+    Expected<std::string> Uid = deviceUidImpl(DeviceId);
+    if (!Uid)
+      return makeError("get_device_uid: device %d: %s", DeviceId, Uid.error().message().c_str());
+    if (Uid->empty()) return makeError("get_device_uid: device %d: the device has no id", DeviceId);
+    Slot = std::make_unique<const std::string>(std::move(*Uid));
+  }
+  return Slot->c_str();
 }
 
 bool GenericPlugin::isValidBinary(const __tgt_device_image *Image) {

@@ -8,7 +8,7 @@
 // Thread safety: the device table is fixed at construction (one slot per
 // device); InitMutex_ serialises init/deinit of devices; a slot is published
 // with release semantics, so device() needs no lock. Info and requires flags
-// are atomics.
+// are atomics. UidMutex_ guards the device ids deviceUid made.
 #pragma once
 
 #include <atomic>
@@ -65,7 +65,17 @@ class GenericPlugin {
   // Writes one "TARGET <name> RTL error: ..." line to stderr.
   void reportError(const Error &E) const;
 
+  // The unique id of device DeviceId (get_device_uid), initialised or not:
+  // deviceUidImpl's answer, asked once per device; the string lives as long
+  // as the plugin (which is never destroyed).
+  Expected<const char *> deviceUid(int32_t DeviceId);
+
  protected:
+  // The id deviceUid reports; by default "<name>-<device id>" ("x86_64-0"),
+  // which is unique among this plugin's devices. A plugin whose devices have
+  // a vendor id (the GPU's UUID) returns that.
+  virtual Expected<std::string> deviceUidImpl(int32_t DeviceId);
+
   virtual Expected<int32_t> numberOfDevicesImpl() = 0;
   virtual Expected<std::unique_ptr<GenericDevice>> createDeviceImpl(int32_t DeviceId) = 0;
   virtual bool isValidBinaryImpl(std::span<const std::byte> Image) = 0;
@@ -77,6 +87,8 @@ class GenericPlugin {
   std::atomic<int64_t> RequiresFlags_{abi::kReqUndefined};
   std::atomic<uint32_t> InfoFlags_{0};
 
+  std::mutex UidMutex_;                                // guards Uids_
+  std::vector<std::unique_ptr<const std::string>> Uids_;  // by device id, made on first ask
   std::mutex InitMutex_;                               // guards Owned_ and stores to Table_
   std::vector<std::unique_ptr<GenericDevice>> Owned_;  // one slot per device
   std::unique_ptr<std::atomic<GenericDevice *>[]> Table_;

@@ -1,4 +1,5 @@
-// Exported entries: kernel launch, queues, events, pinned memory, settings.
+// Exported entries: kernel launch, queues, events, pinned memory, settings,
+// device ids and host-memory accessibility.
 #include <cstdio>
 
 #include "exporter.h"
@@ -111,6 +112,25 @@ int32_t __tgt_rtl_accept_deferred_retrieves(int32_t DeviceId) noexcept {
 int32_t __tgt_rtl_queues_persist(int32_t DeviceId) noexcept {
   Expected<GenericDevice *> Dev = thePlugin().device(DeviceId, "queues_persist");
   return Dev && (*Dev)->queuesPersist() ? 1 : 0;
+}
+
+int32_t __tgt_rtl_get_device_uid(int32_t DeviceId, const char **Uid) noexcept {
+  return guard("get_device_uid", [&]() -> Status {
+    if (!Uid) return makeError("get_device_uid: device %d: null result pointer", DeviceId);
+    Expected<const char *> U = thePlugin().deviceUid(DeviceId);
+    if (!U) return U.takeError();
+    *Uid = *U;
+    return {};
+  });
+}
+
+int32_t __tgt_rtl_is_accessible_ptr(int32_t DeviceId, const void *Ptr, int64_t Size) noexcept {
+  GenericDevice *Dev = thePlugin().readyDevice(DeviceId);
+  try {
+    return Dev && Dev->isAccessible(Ptr, Size) ? 1 : 0;
+  } catch (...) {
+    return 0;
+  }
 }
 
 void __tgt_rtl_set_info_flag(uint32_t Flags) noexcept { thePlugin().setInfoFlags(Flags); }

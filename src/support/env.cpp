@@ -43,6 +43,10 @@ int64_t getInt(const char *Name, int64_t Default, int64_t Min, int64_t Max) {
   return *Value;
 }
 
+uint32_t getFlags(const char *Name, uint32_t Default) {
+  return flagsFromInt(getInt(Name, Default, kFlagsMin, kFlagsMax));
+}
+
 int64_t CachedInt::read() const {
   int64_t Unread = kUnread;
   Value_.compare_exchange_strong(Unread, getInt(Name_, Default_, Min_, Max_));

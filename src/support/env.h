@@ -18,6 +18,15 @@ int64_t getInt(const char *Name, int64_t Default, int64_t Min = INT64_MIN, int64
 // Parses an integer strictly; used by getInt and by the fuzz/unit tests.
 std::optional<int64_t> parseInt(const std::string &Text);
 
+// A 32-bit flag word (LIBOMPTARGET_INFO): any integer getInt accepts in
+// [kFlagsMin, kFlagsMax]; a negative one stands for its 32-bit two's
+// complement pattern, so -1 sets every bit (LLVM reads the variable with
+// std::stoi into an int and uses it as a mask). Malformed: Default, warned.
+constexpr int64_t kFlagsMin = INT32_MIN;
+constexpr int64_t kFlagsMax = UINT32_MAX;
+constexpr uint32_t flagsFromInt(int64_t Value) { return static_cast<uint32_t>(Value); }
+uint32_t getFlags(const char *Name, uint32_t Default = 0);
+
 // An integer variable read with getInt on first use, then kept. Declared at
 // namespace scope it is constant-initialized (no static guard), so get() is
 // one relaxed load on the hot path: the debug and info levels are asked

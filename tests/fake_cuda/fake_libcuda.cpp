@@ -138,6 +138,13 @@ CUresult cuDeviceGetName(char *Name, int Len, CUdevice) {
   std::strncpy(Name, "Fake CUDA device", static_cast<size_t>(Len));
   return CUDA_SUCCESS;
 }
+// A fixed UUID per ordinal: bytes 0..14 are 0xf0 + i, byte 15 the ordinal.
+CUresult cuDeviceGetUuid(CUuuid *Uuid, CUdevice D) {
+  if (D < 0 || D >= numDevices()) return CUDA_ERROR_INVALID_DEVICE;
+  for (int I = 0; I < 15; ++I) Uuid->bytes[I] = static_cast<char>(0xf0 + I);
+  Uuid->bytes[15] = static_cast<char>(D);
+  return CUDA_SUCCESS;
+}
 CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
   switch (A) {
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *V = 9; break;

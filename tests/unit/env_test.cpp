@@ -127,3 +127,53 @@ TEST(EnvCachedInt, OutOfRangeOrUnsetGivesTheDefault) {
 }
 
 }  // namespace
+
+namespace {
+
+// LIBOMPTARGET_INFO is a bit mask: LLVM's documentation says -1 for
+// everything, and LLVM reads it with std::stoi, so every negative int is its
+// 32-bit pattern. Both the core and the plugins read it with getFlags.
+class EnvGetFlags : public ::testing::Test {
+ protected:
+  static constexpr const char *kVar = "OMPTARGET_UNIT_TEST_FLAGS";
+  void set(const char *V) { ASSERT_EQ(setenv(kVar, V, 1), 0); }
+  void TearDown() override { unsetenv(kVar); }
+};
+
+TEST_F(EnvGetFlags, NegativeValuesAreTheirBitPattern) {
+  using omptarget::env::getFlags;
+  testing::internal::CaptureStderr();
+  set("-1");
+  EXPECT_EQ(getFlags(kVar), 0xffffffffu);
+  set("-2");
+  EXPECT_EQ(getFlags(kVar), 0xfffffffeu);
+  set("-2147483648");
+  EXPECT_EQ(getFlags(kVar), 0x80000000u);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "") << "valid values are not warned about";
+}
+
+TEST_F(EnvGetFlags, OtherFormsStillWork) {
+  using omptarget::env::getFlags;
+  unsetenv(kVar);
+  EXPECT_EQ(getFlags(kVar), 0u);
+  EXPECT_EQ(getFlags(kVar, 5), 5u);
+  set("0x20");
+  EXPECT_EQ(getFlags(kVar), 0x20u);
+  set("4294967295");
+  EXPECT_EQ(getFlags(kVar), 0xffffffffu);
+  set(" 33 ");
+  EXPECT_EQ(getFlags(kVar), 33u);
+}
+
+TEST_F(EnvGetFlags, OutsideThe32BitRangeOrMalformedGivesTheDefault) {
+  using omptarget::env::getFlags;
+  for (const char *V : {"4294967296", "-2147483649", "all", "-1x", ""}) {
+    set(V);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(getFlags(kVar, 7), 7u) << "'" << V << "'";
+    std::string Err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(Err.find(kVar), std::string::npos) << "warning names the variable: " << Err;
+  }
+}
+
+}  // namespace

@@ -88,6 +88,13 @@ class CudaDevice final : public plugin::GenericDevice {
   Status waitEventImpl(void *Event, void *Queue) override;
   Status syncEventImpl(void *Event) override;
 
+  // Pinned host and managed memory of this device (llvm_omp_target_alloc_host
+  // / _shared); plain pageable memory is not (even where HMM/ATS would let
+  // the GPU reach it: false is the answer that never misleads).
+  bool isAccessibleImpl(const void *HstPtr, size_t Size) const override {
+    return Allocations_.hostAccessible(HstPtr, Size);
+  }
+
   Status initDeviceInfoImpl(__tgt_device_info &Info) override;
   void printInfoImpl() override;
 

@@ -29,6 +29,7 @@ namespace omptarget::cuda {
   X(cuDeviceGetCount, "cuDeviceGetCount")                             \
   X(cuDeviceGet, "cuDeviceGet")                                       \
   X(cuDeviceGetName, "cuDeviceGetName")                               \
+  X(cuDeviceGetUuid, "cuDeviceGetUuid_v2")                            \
   X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                     \
   X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                          \
   X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                   \

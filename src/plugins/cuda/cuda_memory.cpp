@@ -51,6 +51,8 @@ Expected<void *> CudaAllocations::allocate(size_t Size, abi::TargetAllocKind Kin
   }
   std::lock_guard Lock(Mutex_);
   Live_[Ptr] = Block{Kind, Bytes};
+  if (Kind == abi::kAllocHost || Kind == abi::kAllocShared)
+    HostReachable_[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
   return Ptr;
 }
 
@@ -69,6 +71,7 @@ Status CudaAllocations::release(void *Ptr) {
       return makeError("%p was not allocated on CUDA device %d (or was already freed)", Ptr, DeviceId_);
     B = It->second;
     Live_.erase(It);
+    HostReachable_.erase(reinterpret_cast<uintptr_t>(Ptr));
   }
   return freeBlock(Ptr, B.Kind);
 }
@@ -79,9 +82,20 @@ size_t CudaAllocations::releaseAll() {
     std::lock_guard Lock(Mutex_);
     All.assign(Live_.begin(), Live_.end());
     Live_.clear();
+    HostReachable_.clear();
   }
   for (auto &[Ptr, B] : All) (void)freeBlock(Ptr, B.Kind);
   return All.size();
+}
+
+bool CudaAllocations::hostAccessible(const void *Ptr, size_t Size) const {
+  auto Addr = reinterpret_cast<uintptr_t>(Ptr);
+  std::lock_guard Lock(Mutex_);
+  auto It = HostReachable_.upper_bound(Addr);
+  if (It == HostReachable_.begin()) return false;
+  --It;
+  uintptr_t Offset = Addr - It->first;
+  return Offset < It->second && Size <= It->second - Offset;
 }
 
 size_t CudaAllocations::liveBlocks() const {

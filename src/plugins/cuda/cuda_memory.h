@@ -9,12 +9,13 @@
 // size, the device and the device's free/total memory.
 //
 // The caller makes the device's context current before every call.
-// Thread safety: Mutex_ (a SpinLock: held for one hash operation) guards
-// Live_; the driver is called without it.
+// Thread safety: Mutex_ (a SpinLock: held for one hash or map operation)
+// guards Live_ and HostReachable_; the driver is called without it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 
 #include "error.h"
@@ -37,6 +38,10 @@ class CudaAllocations {
 
   size_t liveBlocks() const;
 
+  // Does [Ptr, Ptr + Size) lie in one live host or managed block (memory the
+  // device reaches directly)? Size > 0.
+  bool hostAccessible(const void *Ptr, size_t Size) const;
+
  private:
   struct Block {
     abi::TargetAllocKind Kind;
@@ -47,6 +52,8 @@ class CudaAllocations {
   const int32_t DeviceId_;
   mutable plugin::SpinLock Mutex_;
   std::unordered_map<void *, Block> Live_;
+  // The host and managed blocks of Live_ by address: begin -> size.
+  std::map<uintptr_t, size_t> HostReachable_;
 };
 
 }  // namespace omptarget::cuda

@@ -6,6 +6,8 @@
 // in the LIBOMPTARGET_DEBUG trace. It still accepts CUDA images, so the core
 // knows the binary's images belong to a plugin without devices.
 //
+// Device ids (get_device_uid) are the GPUs' UUIDs, "GPU-<uuid>".
+//
 // Environment (read when a device is initialised):
 //   LIBOMPTARGET_NUM_INITIAL_STREAMS / _EVENTS   initial pool sizes (32 / 32)
 //   LIBOMPTARGET_SHARED_MEMORY_SIZE              dynamic shared memory per launch
@@ -47,6 +49,22 @@ class CudaPlugin final : public plugin::GenericPlugin {
   }
 
   bool isValidBinaryImpl(std::span<const std::byte> Image) override { return readCubin(Image).has_value(); }
+
+  // The GPU's UUID as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-
+  // xxxxxxxxxxxx (no context needed; under MIG the instance's UUID).
+  Expected<std::string> deviceUidImpl(int32_t DeviceId) override {
+    const Driver &D = driver();
+    CUdevice Dev = 0;
+    if (Status S = check(D.cuDeviceGet(&Dev, DeviceId), "cuDeviceGet"); !S) return S.takeError();
+    CUuuid Uuid{};
+    if (Status S = check(D.cuDeviceGetUuid(&Uuid, Dev), "cuDeviceGetUuid"); !S) return S.takeError();
+    std::string Text = "GPU-";
+    for (int I = 0; I < 16; ++I) {
+      if (I == 4 || I == 6 || I == 8 || I == 10) Text += '-';
+      Text += formatString("%02x", static_cast<unsigned char>(Uuid.bytes[I]));
+    }
+    return Text;
+  }
 
  private:
   int32_t NumDevices_ = 0;  // written by initialize(), before any device exists

@@ -68,6 +68,9 @@ class HostDevice final : public plugin::GenericDevice {
   Status waitEventImpl(void *Event, void *Queue) override;
   Status syncEventImpl(void *Event) override;
 
+  // The device is the host: every host address is its own.
+  bool isAccessibleImpl(const void *, size_t) const override { return true; }
+
   Status initDeviceInfoImpl(__tgt_device_info &Info) override;
   void printInfoImpl() override;
 
