@@ -19,6 +19,12 @@
 // that a core calling them per construct skips the entry points' device-number
 // lookup and argument checks. Each pointer behaves exactly as the entry it is
 // named after on that device (same results, same error lines, same traces).
+// `interop_info`, also ours: describes the foreign runtime behind the device's
+// OpenMP interop objects (__tgt_interop_info below); the handles themselves
+// come from init_device_info and init_async_info, as in LLVM 14.
+// `release_async_info`, also ours: gives back an __tgt_async_info that
+// init_async_info returned (waits for its queue, returns the queue to the
+// pool, frees the object). LLVM 14 has no way to give one back.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -48,6 +54,30 @@ typedef struct __tgt_direct_device {
                               uint64_t LoopTripCount, int32_t IsTeamRegion,
                               __tgt_async_info *Queue);
 } __tgt_direct_device;
+
+// What interop_info fills: the constant properties of the device's interop
+// objects and the C types of its handles. A null string means the property
+// has no value on this device (omp_irc_no_value). The core passes the version
+// it was built with; a plugin that does not know it answers OFFLOAD_FAIL.
+//   FrId, FrName       omp_ipr_fr_id / fr_name (omp_interop_fr_t; 0: none)
+//   Vendor, VendorName omp_ipr_vendor / vendor_name (the OpenMP Additional
+//                      Definitions' vendor number; 0: none)
+//   DeviceType         type of init_device_info's Device (omp_ipr_device);
+//                      DeviceIsInt: it is an integer (a CUdevice) carried in
+//                      the pointer, read with omp_get_interop_int
+//   ContextType        type of init_device_info's Context (omp_ipr_device_context)
+//   TargetSyncType     type of init_async_info's Queue (omp_ipr_targetsync)
+#define OMPTARGET_INTEROP_INFO_VERSION 1u
+typedef struct __tgt_interop_info {
+  int32_t FrId;
+  int32_t Vendor;
+  const char *FrName;
+  const char *VendorName;
+  const char *DeviceType;
+  const char *ContextType;
+  const char *TargetSyncType;
+  int32_t DeviceIsInt;
+} __tgt_interop_info;
 
 #define OMPTARGET_PLUGIN_ENTRIES(REQ, OPT)                                              \
   REQ(is_valid_binary, int32_t, (__tgt_device_image * Image))                            \
@@ -102,4 +132,7 @@ typedef struct __tgt_direct_device {
   OPT(accept_deferred_retrieves, int32_t, (int32_t DeviceId))                          \
   OPT(queues_persist, int32_t, (int32_t DeviceId))                                     \
   OPT(direct_device, int32_t,                                                          \
-      (int32_t DeviceId, uint32_t Version, __tgt_direct_device * Direct))
+      (int32_t DeviceId, uint32_t Version, __tgt_direct_device * Direct))                \
+  OPT(interop_info, int32_t,                                                           \
+      (int32_t DeviceId, uint32_t Version, __tgt_interop_info * Info))                   \
+  OPT(release_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))

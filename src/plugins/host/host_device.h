@@ -69,6 +69,7 @@ class HostDevice final : public plugin::GenericDevice {
   Status syncEventImpl(void *Event) override;
 
   Status initDeviceInfoImpl(__tgt_device_info &Info) override;
+  void interopInfoImpl(__tgt_interop_info &Info) const override;
   void printInfoImpl() override;
 
  private:
