@@ -64,15 +64,16 @@ Expected<std::unique_ptr<InteropObject>> InteropObject::create(Device &Dev, int3
                "targetsync object has no queue", DeviceNum);
   }
   __tgt_interop_info Info{};
-  if (!F.interop_info || F.interop_info(Local, OMPTARGET_INTEROP_INFO_VERSION, &Info) != kOffloadSuccess)
-    Info = guessInfo(Dev.plugin().name());
+  bool Described =
+      F.interop_info && F.interop_info(Local, OMPTARGET_INTEROP_INFO_VERSION, &Info) == kOffloadSuccess;
+  if (!Described) Info = guessInfo(Dev.plugin().name());
   if (!HaveHandles) Handles = {};
-  Obj->describe(Info, Handles, HaveHandles);
+  Obj->describe(Info, Described, Handles, HaveHandles);
   return Obj;
 }
 
-void InteropObject::describe(const __tgt_interop_info &Info, const __tgt_device_info &Handles,
-                             bool HaveHandles) {
+void InteropObject::describe(const __tgt_interop_info &Info, bool Described,
+                             const __tgt_device_info &Handles, bool HaveHandles) {
   using interop::kFirstProperty;
   auto Set = [this](int Id, InteropProperty P) { Props_[static_cast<size_t>(-Id - 1)] = P; };
   InteropProperty P = value(PropertyType::Int, Info.FrId != 0, "omp_interop_fr_t (intptr_t)");
@@ -91,18 +92,22 @@ void InteropObject::describe(const __tgt_interop_info &Info, const __tgt_device_
   P.Int = DeviceNum_;
   Set(-5, P);
   Set(-6, value(PropertyType::Ptr, false, nullptr));  // no plugin has a platform handle
-  // Device and context: typed by the plugin, else untyped pointers when the
-  // plugin gave non-null ones.
+  // Device and context: what the plugin's description says, or, for a
+  // plugin that gave none and that the core does not know, untyped pointers
+  // when init_device_info gave non-null ones.
+  auto Has = [&](const char *Type, void *Handle) {
+    return HaveHandles && (Type != nullptr || (!Described && Handle != nullptr));
+  };
   if (Info.DeviceIsInt) {
-    P = value(PropertyType::Int, HaveHandles && Info.DeviceType, Info.DeviceType);
+    P = value(PropertyType::Int, Has(Info.DeviceType, nullptr), Info.DeviceType);
     P.Int = reinterpret_cast<intptr_t>(Handles.Device);
   } else {
-    bool Has = HaveHandles && (Info.DeviceType || Handles.Device);
-    P = value(PropertyType::Ptr, Has, Info.DeviceType ? Info.DeviceType : "void *");
+    P = value(PropertyType::Ptr, Has(Info.DeviceType, Handles.Device),
+              Info.DeviceType ? Info.DeviceType : "void *");
     P.Ptr = Handles.Device;
   }
   Set(-7, P);
-  P = value(PropertyType::Ptr, HaveHandles && (Info.ContextType || Handles.Context),
+  P = value(PropertyType::Ptr, Has(Info.ContextType, Handles.Context),
             Info.ContextType ? Info.ContextType : "void *");
   P.Ptr = Handles.Context;
   Set(-8, P);

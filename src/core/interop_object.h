@@ -80,7 +80,9 @@ class InteropObject {
   Status releaseQueue();
 
  private:
-  void describe(const __tgt_interop_info &Info, const __tgt_device_info &Handles, bool HaveHandles);
+  // Described: Info is the plugin's (interop_info), not the core's guess.
+  void describe(const __tgt_interop_info &Info, bool Described, const __tgt_device_info &Handles,
+                bool HaveHandles);
 
   Device &Dev_;
   const int32_t DeviceNum_;

@@ -19,7 +19,7 @@ constexpr KnownError kKnown[] = {
     {1, "CUDA_ERROR_INVALID_VALUE", "an argument is out of range or invalid"},
     {2, "CUDA_ERROR_OUT_OF_MEMORY", "the device cannot allocate the memory requested"},
     {3, "CUDA_ERROR_NOT_INITIALIZED", "the driver was not initialised (cuInit)"},
-    {4, "CUDA_ERROR_DEINITIALIZED", "the driver is shutting down (process exit)"},
+    {4, "CUDA_ERROR_DEINITIALIZED", "the driver is shutting down, as at process exit"},
     {5, "CUDA_ERROR_PROFILER_DISABLED", "the profiler is disabled"},
     {6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED", "the profiler was not initialised"},
     {7, "CUDA_ERROR_PROFILER_ALREADY_STARTED", "the profiler is already running"},
