@@ -1,5 +1,6 @@
-// The plugin-facing C ABI (`__tgt_rtl_*`): LLVM 14's entry points plus the
-// extensions of the seeds (async alloc/delete, data lock/unlock).
+// The plugin-facing C ABI (`__tgt_rtl_*`): LLVM 14's entry points plus
+// extensions (async alloc/delete, data lock/unlock) and the entries of ours
+// described below.
 //
 // `completes_synchronously` is our own extension: 1 when every operation the
 // device queues has completed by the time the enqueueing call returns (the
@@ -55,10 +56,13 @@ typedef struct __tgt_direct_device {
                               __tgt_async_info *Queue);
 } __tgt_direct_device;
 
-// What interop_info fills: the constant properties of the device's interop
-// objects and the C types of its handles. A null string means the property
-// has no value on this device (omp_irc_no_value). The core passes the version
-// it was built with; a plugin that does not know it answers OFFLOAD_FAIL.
+// What interop_info fills (zeroed by the caller): the constant properties of
+// the device's interop objects and the C types of its handles. A null name or
+// device/context type means the property has no value on this device
+// (omp_irc_no_value); whether an object has a targetsync is init_async_info's
+// business (a null TargetSyncType reads "void *"). The core passes the
+// version it was built with; a plugin that does not know it answers
+// OFFLOAD_FAIL.
 //   FrId, FrName       omp_ipr_fr_id / fr_name (omp_interop_fr_t; 0: none)
 //   Vendor, VendorName omp_ipr_vendor / vendor_name (the OpenMP Additional
 //                      Definitions' vendor number; 0: none)
