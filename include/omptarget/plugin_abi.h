@@ -1,5 +1,6 @@
 // The plugin-facing C ABI (`__tgt_rtl_*`): LLVM 14's entry points plus
-// extensions (async alloc/delete, data lock/unlock, and our own below).
+// extensions (async alloc/delete, data lock/unlock) and the entries of ours
+// described below.
 //
 // `completes_synchronously` is our own extension: 1 when every operation the
 // device queues has completed by the time the enqueueing call returns (the
@@ -25,6 +26,12 @@
 // `is_accessible_ptr`, also ours: 1 when the device can access the host
 // memory [Ptr, Ptr + Size) directly (omp_target_is_accessible), 0 when it
 // cannot or the plugin does not know; 0 for an uninitialised device.
+// `interop_info`, also ours: describes the foreign runtime behind the device's
+// OpenMP interop objects (__tgt_interop_info below); the handles themselves
+// come from init_device_info and init_async_info, as in LLVM 14.
+// `release_async_info`, also ours: gives back an __tgt_async_info that
+// init_async_info returned (waits for its queue, returns the queue to the
+// pool, frees the object). LLVM 14 has no way to give one back.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -54,6 +61,33 @@ typedef struct __tgt_direct_device {
                               uint64_t LoopTripCount, int32_t IsTeamRegion,
                               __tgt_async_info *Queue);
 } __tgt_direct_device;
+
+// What interop_info fills (zeroed by the caller): the constant properties of
+// the device's interop objects and the C types of its handles. A null name or
+// device/context type means the property has no value on this device
+// (omp_irc_no_value); whether an object has a targetsync is init_async_info's
+// business (a null TargetSyncType reads "void *"). The core passes the
+// version it was built with; a plugin that does not know it answers
+// OFFLOAD_FAIL.
+//   FrId, FrName       omp_ipr_fr_id / fr_name (omp_interop_fr_t; 0: none)
+//   Vendor, VendorName omp_ipr_vendor / vendor_name (the OpenMP Additional
+//                      Definitions' vendor number; 0: none)
+//   DeviceType         type of init_device_info's Device (omp_ipr_device);
+//                      DeviceIsInt: it is an integer (a CUdevice) carried in
+//                      the pointer, read with omp_get_interop_int
+//   ContextType        type of init_device_info's Context (omp_ipr_device_context)
+//   TargetSyncType     type of init_async_info's Queue (omp_ipr_targetsync)
+#define OMPTARGET_INTEROP_INFO_VERSION 1u
+typedef struct __tgt_interop_info {
+  int32_t FrId;
+  int32_t Vendor;
+  const char *FrName;
+  const char *VendorName;
+  const char *DeviceType;
+  const char *ContextType;
+  const char *TargetSyncType;
+  int32_t DeviceIsInt;
+} __tgt_interop_info;
 
 #define OMPTARGET_PLUGIN_ENTRIES(REQ, OPT)                                              \
   REQ(is_valid_binary, int32_t, (__tgt_device_image * Image))                            \
@@ -110,4 +144,7 @@ typedef struct __tgt_direct_device {
   OPT(direct_device, int32_t,                                                          \
       (int32_t DeviceId, uint32_t Version, __tgt_direct_device * Direct))                \
   OPT(get_device_uid, int32_t, (int32_t DeviceId, const char **Uid))                   \
-  OPT(is_accessible_ptr, int32_t, (int32_t DeviceId, const void *Ptr, int64_t Size))
+  OPT(is_accessible_ptr, int32_t, (int32_t DeviceId, const void *Ptr, int64_t Size))  \
+  OPT(interop_info, int32_t,                                                           \
+      (int32_t DeviceId, uint32_t Version, __tgt_interop_info * Info))                   \
+  OPT(release_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))

@@ -75,7 +75,10 @@ Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {
   void *Ptr = Direct_.data_alloc ? Direct_.data_alloc(Direct_.Device, Size, HstPtr, Kind)
                                 : Plugin_.fn().data_alloc(PluginDeviceId_, Size, HstPtr, Kind);
   if (!Ptr && Size > 0)
-    return makeError("device %d: allocation of %" PRId64 " bytes failed (out of device memory?)",
+    // The plugin's own error line says why (out of memory, a driver shutting
+    // down, ...): no guess here.
+    return makeError("device %d: the plugin could not allocate %" PRId64 " bytes (its message, if "
+                     "any, says why)",
                      Id_, Size);
   OMPT_TRACE("omptarget", "Device %d: allocated %" PRId64 " bytes at %p", Id_, Size, Ptr);
   return Ptr;

@@ -13,6 +13,7 @@
 #include "device_table.h"
 #include "error.h"
 #include "image_registry.h"
+#include "interop_object.h"
 
 namespace omptarget::core {
 
@@ -34,6 +35,7 @@ class Runtime {
   DeviceTable &devices() { return Devices_; }
   ImageRegistry &images() { return Images_; }
   AllocationRegistry &allocations() { return Allocations_; }
+  InteropRegistry &interops() { return Interops_; }
 
   void registerRequires(int64_t Flags);
   int64_t requiresFlags() const { return RequiresFlags_.load(std::memory_order_relaxed); }
@@ -66,6 +68,7 @@ class Runtime {
   DeviceTable Devices_;
   ImageRegistry Images_{Devices_};
   AllocationRegistry Allocations_;
+  InteropRegistry Interops_;  // destroyed before the devices its objects use
   std::atomic<int64_t> RequiresFlags_{0};
   OffloadPolicy ConfiguredPolicy_ = OffloadPolicy::Default;
   // policy() once plugins are loaded (Default until then): the device count

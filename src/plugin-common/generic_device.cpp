@@ -177,6 +177,28 @@ Expected<__tgt_async_info *> GenericDevice::initAsyncInfo() {
   return AsyncInfos_.back().get();
 }
 
+Status GenericDevice::releaseAsyncInfo(__tgt_async_info *AsyncInfo) {
+  std::unique_ptr<__tgt_async_info> Owned;
+  {
+    std::lock_guard Lock(AsyncInfosMutex_);
+    auto It = std::find_if(AsyncInfos_.begin(), AsyncInfos_.end(),
+                           [&](const auto &AI) { return AI.get() == AsyncInfo; });
+    if (It == AsyncInfos_.end())
+      return makeError("release_async_info: device %d: %p was not returned by init_async_info on "
+                       "this device, or was released already",
+                       DeviceId_, static_cast<void *>(AsyncInfo));
+    Owned = std::move(*It);
+    *It = std::move(AsyncInfos_.back());
+    AsyncInfos_.pop_back();
+  }
+  return synchronize(Owned.get());  // gives the queue back even when the wait fails
+}
+
+void GenericDevice::interopInfo(__tgt_interop_info &Info) const {
+  Info = __tgt_interop_info{};
+  interopInfoImpl(Info);
+}
+
 Status GenericDevice::initDeviceInfoImpl(__tgt_device_info &) {
   return makeError("init_device_info is not supported by the %s plugin", Plugin_.name().c_str());
 }

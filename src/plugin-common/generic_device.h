@@ -139,9 +139,16 @@ class GenericDevice {
   // steps; they must behave as the generic ones do.
   virtual void specializeDirect(__tgt_direct_device & /*Table*/) const {}
 
-  // A new __tgt_async_info with a queue, owned by this device until deinit.
+  // A new __tgt_async_info with a queue, owned by this device until
+  // releaseAsyncInfo or deinit (interop objects' targetsync queues).
   Expected<__tgt_async_info *> initAsyncInfo();
+  // Waits for the queue of an initAsyncInfo result, returns the queue to the
+  // pool and frees the object (also when the wait fails).
+  Status releaseAsyncInfo(__tgt_async_info *AsyncInfo);
   Status initDeviceInfo(__tgt_device_info *Info, const char **ErrStr);
+  // The constants of this device's interop objects (interop_info); all
+  // null/0 unless the device overrides interopInfoImpl.
+  void interopInfo(__tgt_interop_info &Info) const;
 
   Expected<void *> dataLock(void *HstPtr, int64_t Size);
   Status dataUnlock(void *HstPtr);
@@ -215,6 +222,8 @@ class GenericDevice {
   virtual bool isAccessibleImpl(const void * /*HstPtr*/, size_t /*Size*/) const { return false; }
 
   virtual Status initDeviceInfoImpl(__tgt_device_info &Info);
+  // Fills the fields the device has values for; Info arrives zeroed.
+  virtual void interopInfoImpl(__tgt_interop_info & /*Info*/) const {}
   virtual void printInfoImpl() {}
 
   // Default initial pool sizes when the environment does not set them.

@@ -58,6 +58,22 @@ int32_t __tgt_rtl_init_async_info(int32_t DeviceId, __tgt_async_info **AsyncInfo
   });
 }
 
+int32_t __tgt_rtl_release_async_info(int32_t DeviceId, __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "release_async_info",
+                  [&](GenericDevice &D) { return D.releaseAsyncInfo(AsyncInfo); });
+}
+
+// A version this plugin does not know is refused without a message (the core
+// then describes the device by itself), as direct_device does.
+int32_t __tgt_rtl_interop_info(int32_t DeviceId, uint32_t Version, __tgt_interop_info *Info) noexcept {
+  if (Version != OMPTARGET_INTEROP_INFO_VERSION) return kFail;
+  return onDevice(DeviceId, "interop_info", [&](GenericDevice &D) -> Status {
+    if (!Info) return makeError("interop_info: device %d: null __tgt_interop_info", DeviceId);
+    D.interopInfo(*Info);
+    return {};
+  });
+}
+
 int32_t __tgt_rtl_init_device_info(int32_t DeviceId, __tgt_device_info *Info, const char **ErrStr) noexcept {
   return onDevice(DeviceId, "init_device_info",
                   [&](GenericDevice &D) { return D.initDeviceInfo(Info, ErrStr); });

@@ -18,6 +18,15 @@
 //                                       with CUDA_ERROR_ILLEGAL_INSTRUCTION,
 //                                       sticky, as a real trap leaves the
 //                                       context
+//   OMPTARGET_FAKE_CUDA_ALLOC_ERROR=N   cuMemAlloc fails with CUresult N
+//                                       (e.g. 1 CUDA_ERROR_INVALID_VALUE, 4
+//                                       CUDA_ERROR_DEINITIALIZED)
+//   OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES=1  cuGetErrorName/String fail with
+//                                       CUDA_ERROR_DEINITIALIZED, as a driver
+//                                       that is shutting down may
+// cuGetErrorName/String know the codes the fake returns, with the real
+// driver's strings, and fail with CUDA_ERROR_INVALID_VALUE (null result) for
+// any other code, as the real ones do.
 #include <cuda.h>
 #include <elf.h>
 
@@ -62,6 +71,32 @@ size_t envSize(const char *Name, size_t Default) {
 // Read once: the fake should cost little next to the plugin it serves.
 const size_t MemoryLimit = envSize("OMPTARGET_FAKE_CUDA_MEMORY", size_t(16) << 30);
 const unsigned long long TrapLaunch = envSize("OMPTARGET_FAKE_CUDA_TRAP_LAUNCH", 0);
+const auto AllocError = static_cast<CUresult>(envSize("OMPTARGET_FAKE_CUDA_ALLOC_ERROR", 0));
+const bool NoErrorNames = envSize("OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES", 0) != 0;
+
+struct ErrorText {
+  CUresult Code;
+  const char *Name;
+  const char *Text;
+};
+// The real driver's names and strings for the codes the fake can return.
+constexpr ErrorText kErrors[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {CUDA_ERROR_DEINITIALIZED, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
+    {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_ILLEGAL_INSTRUCTION, "CUDA_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was encountered"},
+};
+const ErrorText *errorText(CUresult R) {
+  for (const ErrorText &E : kErrors)
+    if (E.Code == R) return &E;
+  return nullptr;
+}
 
 // Stream operations fail once a kernel trapped (the error is sticky).
 CUresult streamStatus() {
@@ -114,16 +149,16 @@ CUresult cuDriverGetVersion(int *V) {
   return CUDA_SUCCESS;
 }
 CUresult cuGetErrorName(CUresult R, const char **Name) {
-  switch (R) {
-    case CUDA_ERROR_OUT_OF_MEMORY: *Name = "CUDA_ERROR_OUT_OF_MEMORY"; break;
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION: *Name = "CUDA_ERROR_ILLEGAL_INSTRUCTION"; break;
-    default: *Name = "CUDA_ERROR_FAKE"; break;
-  }
-  return CUDA_SUCCESS;
+  if (NoErrorNames) return CUDA_ERROR_DEINITIALIZED;
+  const ErrorText *E = errorText(R);
+  *Name = E ? E->Name : nullptr;
+  return E ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
-CUresult cuGetErrorString(CUresult, const char **Text) {
-  *Text = "injected by the fake CUDA driver";
-  return CUDA_SUCCESS;
+CUresult cuGetErrorString(CUresult R, const char **Text) {
+  if (NoErrorNames) return CUDA_ERROR_DEINITIALIZED;
+  const ErrorText *E = errorText(R);
+  *Text = E ? E->Text : nullptr;
+  return E ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult cuDeviceGetCount(int *N) {
   *N = numDevices();
@@ -238,6 +273,7 @@ CUresult cuMemGetInfo(size_t *Free, size_t *Total) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemAlloc(CUdeviceptr *Ptr, size_t Size) {
+  if (AllocError != CUDA_SUCCESS) return AllocError;
   if (Size > MemoryLimit) return CUDA_ERROR_OUT_OF_MEMORY;
   void *P = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
   if (!P) return CUDA_ERROR_OUT_OF_MEMORY;

@@ -1,6 +1,8 @@
 #!/bin/bash
 # GPU test runner: the offload test programs (tests/offload, and the GPU-only
-# fault programs of tests/gpu/faults) built for NVIDIA
+# programs of tests/gpu/faults: device faults, and tests/gpu/cuda: programs
+# that call the CUDA driver themselves, e.g. on an interop object's stream)
+# built for NVIDIA
 # GPUs (sm_90, through tools/omptarget-sm90-path) and run on a machine with
 # one or more GPUs, with our core + our CUDA plugin, or with LLVM 14's core +
 # our CUDA plugin.
@@ -103,9 +105,11 @@ build() {
 
   local manifest=$stage/manifest built=0 broken=0 skipped=0
   : > "$manifest"
-  # tests/gpu/faults: GPU-only programs (device traps, device memory
-  # exhausted) that the host suite cannot run.
-  for src in "$ROOT"/tests/offload/*.c "$ROOT"/tests/offload/*.cpp "$ROOT"/tests/gpu/faults/*.c; do
+  # tests/gpu/faults and tests/gpu/cuda: GPU-only programs (device traps,
+  # device memory exhausted; raw CUDA work through interop objects) that the
+  # host suite cannot run.
+  for src in "$ROOT"/tests/offload/*.c "$ROOT"/tests/offload/*.cpp "$ROOT"/tests/gpu/faults/*.c \
+             "$ROOT"/tests/gpu/cuda/*.c; do
     local file name requires unsupported
     file=$(basename "$src"); name=${file%.*}
     requires=$(sed -n 's|^ *// *REQUIRES: *||p' "$src" | tr ',\n' '  ')
@@ -244,5 +248,5 @@ run() {
 case ${1:-} in
   build) shift; build "$@" ;;
   run) shift; run "$@" ;;
-  *) sed -n '2,38p' "$0"; exit 2 ;;
+  *) sed -n '2,41p' "$0"; exit 2 ;;
 esac

@@ -172,6 +172,44 @@ TEST_F(PluginGenericDevice, QueueProtocolMatchesLLVM) {
   EXPECT_FALSE(Dev->synchronize(&Foreign));
 }
 
+// init_async_info's objects (interop targetsync queues) hold a queue until
+// release_async_info, which waits for it and gives it back; a second release,
+// or one of an object the device never made, is refused.
+TEST_F(PluginGenericDevice, AsyncInfoForInteropIsReleased) {
+  Expected<__tgt_async_info *> A = Dev->initAsyncInfo();
+  ASSERT_TRUE(A);
+  void *Q = (*A)->Queue;
+  ASSERT_NE(Q, nullptr);
+  Expected<__tgt_async_info *> B = Dev->initAsyncInfo();
+  ASSERT_TRUE(B);
+  EXPECT_NE((*B)->Queue, Q);  // each holds its own queue
+  int Syncs = Dev->Syncs;
+  ASSERT_TRUE(Dev->releaseAsyncInfo(*A));
+  EXPECT_EQ(Dev->Syncs, Syncs + 1);  // waited for
+  Status Again = Dev->releaseAsyncInfo(*A);
+  ASSERT_FALSE(Again);
+  EXPECT_TRUE(mentions(Again.error(), "was not returned by init_async_info on this device"));
+  __tgt_async_info Foreign;
+  EXPECT_FALSE(Dev->releaseAsyncInfo(&Foreign));
+  // The released queue went back to the pool: the next construct gets it.
+  __tgt_async_info C;
+  int X = 1, Y = 0;
+  ASSERT_TRUE(Dev->dataSubmit(&Y, &X, 4, &C));
+  EXPECT_EQ(C.Queue, Q);
+  ASSERT_TRUE(Dev->synchronize(&C));
+  ASSERT_TRUE(Dev->releaseAsyncInfo(*B));
+}
+
+TEST_F(PluginGenericDevice, InteropInfoDefaultsToNothing) {
+  __tgt_interop_info Info;
+  Info.FrId = 7;
+  Info.FrName = "stale";
+  Dev->interopInfo(Info);
+  EXPECT_EQ(Info.FrId, 0);
+  EXPECT_EQ(Info.FrName, nullptr);
+  EXPECT_EQ(Info.TargetSyncType, nullptr);
+}
+
 TEST_F(PluginGenericDevice, AllocationValidatesArguments) {
   Expected<void *> Neg = Dev->dataAlloc(-8, nullptr, omptarget::abi::kAllocDefault, nullptr);
   ASSERT_FALSE(Neg);

@@ -348,6 +348,21 @@ Status CudaDevice::initDeviceInfoImpl(__tgt_device_info &Info) {
   return {};
 }
 
+// OpenMP interop objects of a CUDA device: foreign runtime "cuda" (the CUDA
+// runtime's handles are the driver's: a cudaStream_t is a CUstream, the
+// runtime's device number is the CUdevice ordinal, and the runtime uses the
+// primary context), vendor nvidia (11 in the OpenMP Additional Definitions).
+void CudaDevice::interopInfoImpl(__tgt_interop_info &Info) const {
+  Info.FrId = 1;  // omp_ifr_cuda
+  Info.FrName = "cuda";
+  Info.Vendor = 11;
+  Info.VendorName = "nvidia";
+  Info.DeviceType = "CUdevice (int): the CUDA device ordinal";
+  Info.DeviceIsInt = 1;
+  Info.ContextType = "CUcontext: the device's primary context";
+  Info.TargetSyncType = "CUstream (cudaStream_t): a stream of the device, owned by the interop object";
+}
+
 void CudaDevice::printInfoImpl() {
   size_t Free = 0, Total = 0;
   if (activate()) (void)driver().cuMemGetInfo(&Free, &Total);

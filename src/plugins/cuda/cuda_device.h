@@ -96,6 +96,7 @@ class CudaDevice final : public plugin::GenericDevice {
   }
 
   Status initDeviceInfoImpl(__tgt_device_info &Info) override;
+  void interopInfoImpl(__tgt_interop_info &Info) const override;
   void printInfoImpl() override;
 
   // Streams and events are cheap to keep; LLVM 14 starts with 32 streams.

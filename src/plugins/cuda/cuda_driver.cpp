@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include "cuda_api_stats.h"
+#include "cuda_errors.h"
 #include "debug.h"
 
 namespace omptarget::cuda {
@@ -49,13 +50,19 @@ const Expected<const Driver *> &loadDriver() {
 
 const Driver &driver() { return Table; }
 
+// The driver's own name and description when it gives them; else ours
+// (the driver may refuse while it shuts down, or not know a newer code).
 std::string errorText(CUresult Code) {
   const char *Name = nullptr;
   const char *Text = nullptr;
-  if (Table.cuGetErrorName) (void)Table.cuGetErrorName(Code, &Name);
-  if (Table.cuGetErrorString) (void)Table.cuGetErrorString(Code, &Text);
-  return formatString("%s (%s)", Name ? Name : ("CUresult " + std::to_string(Code)).c_str(),
-                      Text ? Text : "no description");
+  if (!Table.cuGetErrorName || Table.cuGetErrorName(Code, &Name) != CUDA_SUCCESS) Name = nullptr;
+  if (!Table.cuGetErrorString || Table.cuGetErrorString(Code, &Text) != CUDA_SUCCESS) Text = nullptr;
+  if (!Name) Name = knownErrorName(static_cast<int>(Code));
+  if (!Text) Text = knownErrorDescription(static_cast<int>(Code));
+  if (!Name)
+    return formatString("CUDA error %d (a code neither the driver nor this plugin knows; see cuda.h)",
+                        static_cast<int>(Code));
+  return formatString("%s (%s)", Name, Text ? Text : "the driver gives no description");
 }
 
 Status check(CUresult Code, const char *What) {

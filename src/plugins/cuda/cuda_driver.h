@@ -85,7 +85,9 @@ const Expected<const Driver *> &loadDriver();
 // exists only then).
 const Driver &driver();
 
-// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for Code.
+// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for Code: the driver's name and
+// description, or the plugin's own (cuda_errors.h) where the driver gives
+// none; only a code neither knows reads "CUDA error N (...)".
 std::string errorText(CUresult Code);
 
 // Status from a driver result: success, or "<What>: <errorText>".

@@ -138,6 +138,15 @@ Status HostDevice::initDeviceInfoImpl(__tgt_device_info &Info) {
   return {};
 }
 
+// Interop objects of a host device: no foreign runtime, vendor, device or
+// context; only targetsync, the device's queue (opaque: it accepts no work
+// from outside the runtime; interop use and destroy wait for it).
+void HostDevice::interopInfoImpl(__tgt_interop_info &Info) const {
+  Info.TargetSyncType = Mode_.Async ? "void *: a queue of the omptarget host device (opaque)"
+                                    : "void *: the immediate queue of the omptarget host device (opaque; "
+                                      "nothing is ever pending on it)";
+}
+
 void HostDevice::printInfoImpl() {
   std::printf("    Device type:                   host (x86_64), runs offloaded code on the CPU\n");
   if (Mode_.Async)

@@ -72,6 +72,7 @@ class HostDevice final : public plugin::GenericDevice {
   bool isAccessibleImpl(const void *, size_t) const override { return true; }
 
   Status initDeviceInfoImpl(__tgt_device_info &Info) override;
+  void interopInfoImpl(__tgt_interop_info &Info) const override;
   void printInfoImpl() override;
 
  private:
