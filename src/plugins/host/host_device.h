@@ -83,8 +83,8 @@ class HostDevice final : public plugin::GenericDevice {
  private:
   const HostQueueMode Mode_;
   const std::unique_ptr<HostQueue> Immediate_;  // immediate mode only
-  RunnerPool &Runners_;
   HostAllocations Allocations_;
+  RunnerPool &Runners_;
 };
 
 }  // namespace omptarget::host

@@ -39,8 +39,9 @@ namespace omptarget::host {
 // (active or not, the hidden helper team included).
 inline bool insideParallelRegion() { return omp_get_level && omp_get_level() > 0; }
 
-// callWithPointerArgs on a runner of Runners, the caller waiting.
-Status callRegionOnRunner(RunnerPool &Runners, void *Entry, void **Args, const ptrdiff_t *Offsets,
+// callWithPointerArgs on a runner of Runners, the caller waiting. Kept out
+// of line (the build uses LTO): the launch path stays as short as a plain call.
+[[gnu::noinline, gnu::cold]] Status callRegionOnRunner(RunnerPool &Runners, void *Entry, void **Args, const ptrdiff_t *Offsets,
                           int32_t NumArgs);
 
 // Calls the outlined region Entry (callWithPointerArgs' arguments); Teams:
