@@ -293,9 +293,10 @@ class TestPlugin final : public plugin::GenericPlugin {
 
 struct PluginAsyncDevice : ::testing::Test {
   TestPlugin Plugin;
+  RunnerPool Runners;  // outlives Dev, as the plugin's does
   std::unique_ptr<HostDevice> Dev;
   void start(HostQueueMode Mode) {
-    Dev = std::make_unique<HostDevice>(Plugin, 0, Mode);
+    Dev = std::make_unique<HostDevice>(Plugin, 0, Mode, Runners);
     ASSERT_TRUE(Dev->init());
   }
   void TearDown() override {

@@ -6,6 +6,7 @@
 
 #include "debug.h"
 #include "ffi_launch.h"
+#include "region_call.h"
 
 namespace omptarget::host {
 
@@ -97,7 +98,8 @@ Status HostDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *Ds
 }
 
 // Teams and thread limit are not used: the outlined region forks its own
-// teams and threads through libomp. In asynchronous mode the kernel runs
+// teams and threads through libomp. Immediate mode calls it now, on this
+// thread or a runner (region_call.h). In asynchronous mode the kernel runs
 // later on the queue's worker thread (not an OpenMP thread: libomp treats it
 // as a new root), so the argument values are copied now: the core's argument
 // arrays need not outlive the call.
@@ -105,7 +107,9 @@ Status HostDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
   HostQueue &Q = queue(Queue);
   HostOp Info{HostOp::Kernel, 0, L.Name};
   if (!Q.isAsync())
-    return Q.enqueue(Info, [&L]() -> Status { return callWithPointerArgs(L.Entry, L.Args, L.Offsets, L.NumArgs); });
+    return Q.enqueue(Info, [&]() -> Status {
+      return callRegion(Runners_, L.Entry, L.Args, L.Offsets, L.NumArgs, L.IsTeamRegion);
+    });
   auto N = static_cast<size_t>(L.NumArgs);
   std::vector<void *> Ptrs(N);
   for (size_t I = 0; I < N; ++I) Ptrs[I] = static_cast<char *>(L.Args[I]) + L.Offsets[I];

@@ -7,9 +7,14 @@
 // destroyed (workers drained and joined) before the event pool at deinit. In
 // immediate mode a queue has no state, so one (Immediate_) serves every
 // construct at once and the pool is not used for constructs.
-// Allocations_ locks itself; Mode_ and Immediate_ are immutable; the base class synchronises
-// everything else. Allocation and release stay synchronous in both modes (the
-// core frees only after synchronizing).
+// Immediate mode calls a kernel on the calling thread, or, for a teams region
+// launched from inside a parallel region, on a runner thread of the plugin's
+// RunnerPool (region_call.h); asynchronous mode calls every kernel on its
+// queue's worker thread.
+// Allocations_ and Runners_ lock themselves; Mode_ and Immediate_ are
+// immutable; the base class synchronises everything else. Allocation and
+// release stay synchronous in both modes (the core frees only after
+// synchronizing).
 #pragma once
 
 #include <memory>
@@ -18,14 +23,16 @@
 #include "host_allocations.h"
 #include "host_queue.h"
 #include "memory_library.h"
+#include "runner_pool.h"
 
 namespace omptarget::host {
 
 class HostDevice final : public plugin::GenericDevice {
  public:
-  HostDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, HostQueueMode Mode)
+  // Runners: the plugin's pool (it outlives the device).
+  HostDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, HostQueueMode Mode, RunnerPool &Runners)
       : GenericDevice(Plugin, DeviceId), Mode_(Mode),
-        Immediate_(Mode.Async ? nullptr : std::make_unique<HostQueue>(Mode)) {}
+        Immediate_(Mode.Async ? nullptr : std::make_unique<HostQueue>(Mode)), Runners_(Runners) {}
 
   const HostQueueMode &mode() const { return Mode_; }
   bool completesSynchronously() const override { return !Mode_.Async; }
@@ -36,6 +43,8 @@ class HostDevice final : public plugin::GenericDevice {
   void specializeDirect(__tgt_direct_device &Table) const override;
   // The stateless queue of immediate mode (null in asynchronous mode).
   HostQueue *immediateQueue() const { return Immediate_.get(); }
+  // Where immediate mode runs teams regions launched from parallel regions.
+  RunnerPool &runners() const { return Runners_; }
 
  protected:
   Status initImpl() override;
@@ -79,6 +88,7 @@ class HostDevice final : public plugin::GenericDevice {
   const HostQueueMode Mode_;
   const std::unique_ptr<HostQueue> Immediate_;  // immediate mode only
   HostAllocations Allocations_;
+  RunnerPool &Runners_;
 };
 
 }  // namespace omptarget::host

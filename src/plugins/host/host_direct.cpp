@@ -1,12 +1,14 @@
 // The immediate-mode host device's own direct-table functions: a copy is the
-// memcpy and a launch is the call, made right here; everything else (bad
-// arguments, diagnostics on, unknown kernels) goes to the generic functions.
+// memcpy and a launch is the call, made right here (a teams region launched
+// from inside a parallel region: on a runner thread, see region_call.h);
+// everything else (bad arguments, diagnostics on, unknown kernels) goes to
+// the generic functions.
 // Asynchronous mode keeps the generic table (its queues have work to order).
 #include <cstring>
 
 #include "direct_table.h"
-#include "ffi_launch.h"
 #include "host_device.h"
+#include "region_call.h"
 #include "report_failures.h"
 
 namespace omptarget::host {
@@ -56,7 +58,7 @@ int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, in
   const char *EntryName = IsTeamRegion ? "run_target_team_region_async" : "run_target_region_async";
   return plugin::reportFailures(D.plugin(), EntryName, [&]() -> Status {
     // Teams and thread limit are the region's own business (see launchImpl).
-    Status S = callWithPointerArgs(Entry, Args, Offsets, NumArgs);
+    Status S = callRegion(D.runners(), Entry, Args, Offsets, NumArgs, IsTeamRegion != 0);
     if (!S) [[unlikely]]
       return D.kernelFailed(IsTeamRegion ? "run_target_team_region" : "run_target_region", Name,
                             S.takeError());

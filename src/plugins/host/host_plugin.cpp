@@ -30,7 +30,8 @@ class HostPlugin final : public plugin::GenericPlugin {
   }
 
   Expected<std::unique_ptr<plugin::GenericDevice>> createDeviceImpl(int32_t DeviceId) override {
-    return std::unique_ptr<plugin::GenericDevice>(std::make_unique<HostDevice>(*this, DeviceId, Mode_));
+    return std::unique_ptr<plugin::GenericDevice>(
+        std::make_unique<HostDevice>(*this, DeviceId, Mode_, Runners_));
   }
 
   bool isValidBinaryImpl(std::span<const std::byte> Image) override {
@@ -39,6 +40,9 @@ class HostPlugin final : public plugin::GenericPlugin {
 
  private:
   HostQueueMode Mode_;  // written by initialize() (numberOfDevicesImpl), before any device
+  // Runner threads of every device's immediate mode (host_device.h); the
+  // plugin is never destroyed, so neither are they.
+  RunnerPool Runners_;
 };
 }  // namespace
 
