@@ -35,8 +35,10 @@ class FakeDevice final : public GenericDevice {
     if (It == Symbols.end()) return Error("no such symbol");
     return It->second;
   }
-  Expected<void *> getKernelImpl(DeviceImage &, const char *Name) override { return lookup(Name); }
-  Expected<void *> getGlobalImpl(DeviceImage &, const char *Name, size_t) override { return lookup(Name); }
+  Expected<void *> getKernelImpl(DeviceImage &, const char *Name, size_t) override { return lookup(Name); }
+  Expected<void *> getGlobalImpl(DeviceImage &, const char *Name, size_t, size_t) override {
+    return lookup(Name);
+  }
   Expected<void *> allocImpl(size_t Size, void *, omptarget::abi::TargetAllocKind) override {
     return std::malloc(Size ? Size : 1);
   }
