@@ -253,7 +253,7 @@ struct LoadedImage {
   Expected<OffloadEntryTable> read() { return OffloadEntryTable::read(Layout, reinterpret_cast<uintptr_t>(Memory)); }
 };
 
-TEST(HostOffloadEntries, ResolvesByPositionThenByName) {
+TEST(HostOffloadEntries, ResolvesInOrderThenByName) {
   LoadedImage Img;
   Img.add(&Img.Targets[0], Img.name("kernel"), 0);
   Img.add(&Img.Targets[1], Img.name("_ZL5Table"), 16);  // a static of one unit
@@ -262,19 +262,31 @@ TEST(HostOffloadEntries, ResolvesByPositionThenByName) {
   Expected<OffloadEntryTable> T = Img.read();
   ASSERT_TRUE(T) << T.error().message();
   EXPECT_EQ(T->size(), 4u);
-  EXPECT_EQ(*T->resolve(0, "kernel", 0), &Img.Targets[0]);
-  EXPECT_EQ(*T->resolve(1, "_ZL5Table", 16), &Img.Targets[1]);
-  EXPECT_EQ(*T->resolve(2, "_ZL5Table", 16), &Img.Targets[2]);
-  // A host table in another order: unique names still resolve.
-  EXPECT_EQ(*T->resolve(3, "kernel", 0), &Img.Targets[0]);
-  EXPECT_EQ(*T->resolve(0, "global", 4), &Img.Targets[3]);
-  Expected<void *> Ambiguous = T->resolve(0, "_ZL5Table", 16);
+  // The host's order: each name at the cursor.
+  size_t Cursor = 0;
+  EXPECT_EQ(*T->resolve(Cursor, "kernel", 0), &Img.Targets[0]);
+  EXPECT_EQ(*T->resolve(Cursor, "_ZL5Table", 16), &Img.Targets[1]);
+  EXPECT_EQ(*T->resolve(Cursor, "_ZL5Table", 16), &Img.Targets[2]);
+  EXPECT_EQ(*T->resolve(Cursor, "global", 4), &Img.Targets[3]);
+  EXPECT_EQ(Cursor, 4u);
+  // Host entries the section lacks (link references) answer null and leave
+  // the order intact; the shared name still pairs in order after them.
+  Cursor = 0;
+  EXPECT_EQ(*T->resolve(Cursor, "lk_decl_tgt_ref_ptr", 8), nullptr);
+  EXPECT_EQ(*T->resolve(Cursor, "kernel", 0), &Img.Targets[0]);
+  EXPECT_EQ(*T->resolve(Cursor, "lscale_decl_tgt_ref_ptr", 8), nullptr);
+  EXPECT_EQ(*T->resolve(Cursor, "_ZL5Table", 16), &Img.Targets[1]);
+  EXPECT_EQ(*T->resolve(Cursor, "_ZL5Table", 16), &Img.Targets[2]);
+  // Another order: unique names resolve anywhere.
+  Cursor = 0;
+  EXPECT_EQ(*T->resolve(Cursor, "global", 4), &Img.Targets[3]);
+  EXPECT_EQ(*T->resolve(Cursor, "kernel", 0), &Img.Targets[0]);
+  Cursor = 3;
+  Expected<void *> Ambiguous = T->resolve(Cursor, "_ZL5Table", 16);
   ASSERT_FALSE(Ambiguous);
-  EXPECT_TRUE(mentions(Ambiguous.error(), "several entries"));
-  Expected<void *> Missing = T->resolve(0, "nope", 0);
-  ASSERT_FALSE(Missing);
-  EXPECT_TRUE(mentions(Missing.error(), "not among the 4 entries"));
-  Expected<void *> Size = T->resolve(3, "global", 8);
+  EXPECT_TRUE(mentions(Ambiguous.error(), "several entries")) << Ambiguous.error().message();
+  Cursor = 0;
+  Expected<void *> Size = T->resolve(Cursor, "global", 8);
   ASSERT_FALSE(Size);
   EXPECT_TRUE(mentions(Size.error(), "8 bytes on the host but 4 in the image"));
 }

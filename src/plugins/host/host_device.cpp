@@ -26,16 +26,28 @@ class HostImage final : public plugin::DeviceImage {
       : DeviceImage(Source), Library_(std::move(Library)), Entries_(std::move(Entries)) {}
 
   // Host entry Index of the image's descriptor, from the image's entries
-  // section; images without one (no section table, or built without it)
-  // fall back to the dynamic symbol table.
-  Expected<void *> resolve(const char *Name, size_t Index, size_t Size) const {
-    if (Entries_) return Entries_->resolve(Index, Name, Size);
-    return Library_->symbol(Name);
+  // section; entries the section lacks (`declare target link` references)
+  // and images without one (no section table) come from the dynamic symbol
+  // table. The loader resolves each entry once, in order (generic_device.h),
+  // so one cursor follows the section.
+  Expected<void *> resolve(const char *Name, size_t Index, size_t Size) {
+    if (Entries_) {
+      if (Index == 0) Cursor_ = 0;
+      Expected<void *> Addr = Entries_->resolve(Cursor_, Name, Size);
+      if (!Addr || *Addr) return Addr;
+    }
+    Expected<void *> Symbol = Library_->symbol(Name);
+    if (!Symbol && Entries_)
+      return makeError("neither among the %zu entries of the image's %s section nor a dynamic symbol "
+                       "of the image",
+                       Entries_->size(), abi::kEntriesSection);
+    return Symbol;
   }
 
  private:
   std::unique_ptr<MemoryLibrary> Library_;
   std::optional<OffloadEntryTable> Entries_;
+  size_t Cursor_ = 0;  // the section record after the last one resolved
 };
 }  // namespace
 

@@ -52,21 +52,25 @@ Expected<OffloadEntryTable> OffloadEntryTable::read(const ElfLayout &Layout, uin
   return Table;
 }
 
-Expected<void *> OffloadEntryTable::resolve(size_t Index, const char *Name, size_t Size) const {
+Expected<void *> OffloadEntryTable::resolve(size_t &Cursor, const char *Name, size_t Size) const {
   const Entry *Found = nullptr;
-  if (Index < Entries_.size() && Entries_[Index].Name == Name) {
-    Found = &Entries_[Index];
+  if (Cursor < Entries_.size() && Entries_[Cursor].Name == Name) {
+    Found = &Entries_[Cursor];
   } else {
     auto It = ByName_.find(Name);
-    if (It == ByName_.end())
-      return makeError("not among the %zu entries of the image's %s section", Entries_.size(),
-                       abi::kEntriesSection);
-    if (It->second == kAmbiguous)
-      return makeError("several entries of the image's %s section have this name, at different "
-                       "addresses, and the host's entry %zu is not at the same position in it",
-                       abi::kEntriesSection, Index);
-    Found = &Entries_[It->second];
+    if (It == ByName_.end()) return nullptr;
+    if (It->second != kAmbiguous) {
+      Found = &Entries_[It->second];
+    } else {
+      for (size_t I = Cursor; I < Entries_.size() && !Found; ++I)
+        if (Entries_[I].Name == Name) Found = &Entries_[I];
+      if (!Found)
+        return makeError("several entries of the image's %s section have this name, at different "
+                         "addresses, and none at or after record %zu, where the host's order puts it",
+                         abi::kEntriesSection, Cursor);
+    }
   }
+  Cursor = static_cast<size_t>(Found - Entries_.data()) + 1;
   if (Found->Size != Size)
     return makeError("%zu bytes on the host but %zu in the image's %s section", Size, Found->Size,
                      abi::kEntriesSection);

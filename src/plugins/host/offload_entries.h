@@ -7,12 +7,18 @@
 // record's `addr` is the image's own kernel or variable, whatever its
 // linkage: this finds entries that dlsym cannot (the internal `_ctor` /
 // `_dtor` kernels, `static` globals). The table is read once per load;
-// resolving host entry I costs a name comparison with record I, or one hash
-// lookup when the orders differ.
+// resolving the host's entries in order costs a name comparison each, or a
+// hash lookup where the orders differ.
+//
+// The section can lack host entries: clang 14 leaves the references of
+// `declare target link` globals (`<var>_decl_tgt_ref_ptr`) out of the x86_64
+// image's section (they are dynamic symbols of the image). resolve() says so
+// (a null address) and the caller looks them up by dynamic symbol.
 //
 // Every record is checked before it is used: a name must point to a
 // NUL-terminated string inside a readable segment of the image.
-// Immutable after read(); any number of threads may resolve concurrently.
+// Immutable after read(); any number of threads may resolve concurrently
+// (each with its own cursor).
 #pragma once
 
 #include <cstddef>
@@ -33,10 +39,13 @@ class OffloadEntryTable {
 
   size_t size() const { return Entries_.size(); }
 
-  // The image's address of host entry `Index`, named `Name`, of `Size` bytes
-  // (0: a kernel). Prefers the record at the same position; a name that
-  // several records with different addresses share resolves only there.
-  Expected<void *> resolve(size_t Index, const char *Name, size_t Size) const;
+  // The image's address of the host entry named `Name`, of `Size` bytes (0:
+  // a kernel), or null when no record has that name. Host entries are
+  // resolved in table order with one Cursor (0 before the first): the record
+  // at Cursor is tried first; a name several records share (the `static`
+  // variables of two translation units) resolves to the first of them at or
+  // after Cursor. Cursor ends past the record found.
+  Expected<void *> resolve(size_t &Cursor, const char *Name, size_t Size) const;
 
  private:
   struct Entry {
