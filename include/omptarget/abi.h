@@ -11,6 +11,8 @@
 extern "C" {
 
 // One entry of the offload table: a kernel (Size == 0) or a global (Size > 0).
+// clang 14 puts these records (32 bytes each) in a section named
+// `omp_offloading_entries`, of the host program and of x86_64 device images.
 struct __tgt_offload_entry {
   void *addr;
   char *name;
@@ -108,6 +110,15 @@ constexpr uint64_t kMapMemberOfMask = 0xffff000000000000ULL;
 constexpr int64_t parentIndex(int64_t Type) {
   return static_cast<int64_t>(((static_cast<uint64_t>(Type) & kMapMemberOfMask) >> 48)) - 1;
 }
+
+// __tgt_offload_entry::flags, as clang 14 emits them.
+enum EntryFlags : int32_t {
+  kEntryLink = 0x01,  // a `declare target link` global (its entry is the device's pointer)
+  kEntryCtor = 0x02,  // a kernel that runs the constructors of declare-target globals
+  kEntryDtor = 0x04,  // a kernel that runs their destructors
+};
+// Name of the section that holds an image's (or the host's) entries.
+constexpr const char *kEntriesSection = "omp_offloading_entries";
 
 // __tgt_register_requires flags.
 enum RequiresFlags : int64_t {

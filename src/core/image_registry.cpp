@@ -4,6 +4,8 @@
 #include <mutex>
 
 #include "debug.h"
+#include "entry_kernels.h"
+#include "entry_range.h"
 
 namespace omptarget::core {
 
@@ -15,6 +17,13 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags) {
 int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std::string &IdlePlugins) {
   auto Bin = std::make_unique<Binary>();
   Bin->Desc = Desc;
+  const size_t HostCount = static_cast<size_t>(Desc->HostEntriesEnd - Desc->HostEntriesBegin);
+  for (size_t I = 0; I < HostCount; ++I) {
+    const __tgt_offload_entry &E = Desc->HostEntriesBegin[I];
+    if (E.size != 0) continue;  // only kernels construct or destruct
+    if (E.flags & abi::kEntryCtor) Bin->Ctors.push_back(I);
+    if (E.flags & abi::kEntryDtor) Bin->Dtors.insert(Bin->Dtors.begin(), I);
+  }
   int Accepted = 0;
   int WithDevices = 0;  // images accepted by a plugin that has devices
   std::vector<Plugin *> Plugins = Devices_.plugins();
@@ -27,6 +36,7 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std:
       if (Bin->ImageFor.size() < static_cast<size_t>(First + Count)) {
         Bin->ImageFor.resize(static_cast<size_t>(First + Count), nullptr);
         Bin->TableFor.resize(static_cast<size_t>(First + Count), nullptr);
+        Bin->CtorsOn.resize(static_cast<size_t>(First + Count), CtorState::Pending);
       }
       for (int32_t Id = First; Id < First + Count; ++Id)
         if (!Bin->ImageFor[static_cast<size_t>(Id)]) Bin->ImageFor[static_cast<size_t>(Id)] = Image;
@@ -47,6 +57,7 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std:
   if (WithDevices > 0) IdlePlugins.clear();  // some image has a device to run on
 
   std::unique_lock<std::shared_mutex> Lock(Mutex_);
+  Bin->Serial = NextSerial_++;
   size_t Index = 0;
   for (__tgt_offload_entry *E = Desc->HostEntriesBegin; E != Desc->HostEntriesEnd; ++E, ++Index)
     if (E->size == 0) Kernels_[E->addr] = KernelRef{Bin.get(), Index};
@@ -56,6 +67,30 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std:
 }
 
 void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
+  // The destructors first, on every device where the constructors ran.
+  std::vector<std::pair<Device *, std::vector<EntryKernel>>> Dtors;
+  {
+    std::shared_lock<std::shared_mutex> Lock(Mutex_);
+    for (const auto &BinPtr : Binaries_) {
+      const Binary &Bin = *BinPtr;
+      if (Bin.Desc != Desc) continue;
+      if (Bin.Dtors.empty()) break;
+      for (size_t Id = 0; Id < Bin.TableFor.size(); ++Id) {
+        if (!Bin.TableFor[Id] || Bin.CtorsOn[Id] != CtorState::Done) continue;
+        Device *D = Devices_.get(static_cast<int64_t>(Id));
+        if (!D) continue;
+        std::vector<EntryKernel> Kernels;
+        for (size_t I : Bin.Dtors)
+          Kernels.push_back({Bin.TableFor[Id]->EntriesBegin[I].addr, Desc->HostEntriesBegin[I].name});
+        Dtors.emplace_back(D, std::move(Kernels));
+      }
+      break;
+    }
+  }
+  for (auto &[D, Kernels] : Dtors)
+    if (Status S = runEntryKernels(*D, Kernels, "destructor"); !S)
+      debug::error("__tgt_unregister_lib: device %d: %s", D->id(), S.error().message().c_str());
+
   std::unique_lock<std::shared_mutex> Lock(Mutex_);
   for (auto It = Binaries_.begin(); It != Binaries_.end(); ++It) {
     Binary &Bin = **It;
@@ -85,37 +120,75 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
 }
 
 Status ImageRegistry::loadPendingImages(Device &D) {
-  std::unique_lock<std::shared_mutex> Lock(Mutex_);
+  struct PendingCtors {
+    uint64_t Serial;
+    std::vector<EntryKernel> Kernels;
+  };
+  std::vector<PendingCtors> Pending;
   const auto Id = static_cast<size_t>(D.id());
-  for (auto &BinPtr : Binaries_) {
-    Binary &Bin = *BinPtr;
-    if (Id >= Bin.ImageFor.size() || !Bin.ImageFor[Id] || Bin.TableFor[Id]) continue;
-    // A binary without offload entries has nothing to load (and some plugins
-    // refuse such images).
-    if (Bin.Desc->HostEntriesBegin == Bin.Desc->HostEntriesEnd) continue;
-    __tgt_target_table *Table = D.plugin().fn().load_binary(D.pluginDeviceId(), Bin.ImageFor[Id]);
-    if (!Table)
-      return makeError("device %d: plugin %s could not load the device image at %p", D.id(),
-                       D.plugin().name().c_str(), Bin.ImageFor[Id]->ImageStart);
-    size_t HostCount = static_cast<size_t>(Bin.Desc->HostEntriesEnd - Bin.Desc->HostEntriesBegin);
-    size_t DevCount = static_cast<size_t>(Table->EntriesEnd - Table->EntriesBegin);
-    if (HostCount != DevCount)
-      return makeError("device %d: the device image has %zu offload entries but the host has %zu",
-                       D.id(), DevCount, HostCount);
-    Bin.TableFor[Id] = Table;
-    // Declare-target globals: the device's copy lives as long as the image.
-    std::lock_guard TableLock(D.mappings().Mutex);
-    for (size_t I = 0; I < HostCount; ++I) {
-      __tgt_offload_entry &Host = Bin.Desc->HostEntriesBegin[I];
-      __tgt_offload_entry &Dev = Table->EntriesBegin[I];
-      if (Host.size == 0) continue;
-      auto Begin = reinterpret_cast<uintptr_t>(Host.addr);
-      if (D.mappings().lookup(Begin, static_cast<int64_t>(Host.size)).found()) continue;
-      D.mappings().insert(Begin, Begin, Begin + Host.size, reinterpret_cast<uintptr_t>(Dev.addr),
-                          false, nullptr, /*Infinite=*/true);
-      OMPT_TRACE("omptarget", "Device %d: global %s host %p -> device %p (%zu bytes)", D.id(),
-                 Host.name, Host.addr, Dev.addr, Host.size);
+  {
+    std::unique_lock<std::shared_mutex> Lock(Mutex_);
+    for (auto &BinPtr : Binaries_) {
+      Binary &Bin = *BinPtr;
+      if (Id >= Bin.ImageFor.size() || !Bin.ImageFor[Id]) continue;
+      if (!Bin.TableFor[Id]) {
+        // A binary without offload entries has nothing to load (and some
+        // plugins refuse such images).
+        if (Bin.Desc->HostEntriesBegin == Bin.Desc->HostEntriesEnd) continue;
+        if (Status S = loadImage(D, Bin); !S) return S;
+        Bin.CtorsOn[Id] = Bin.Ctors.empty() ? CtorState::Done : CtorState::Pending;
+      }
+      if (Bin.CtorsOn[Id] == CtorState::Failed)
+        return makeError("device %d: a constructor of a declare-target global failed on this device "
+                         "earlier (see the first error); the device cannot run this program's code",
+                         D.id());
+      if (Bin.CtorsOn[Id] != CtorState::Pending) continue;
+      PendingCtors &P = Pending.emplace_back(PendingCtors{Bin.Serial, {}});
+      for (size_t I : Bin.Ctors)
+        P.Kernels.push_back({Bin.TableFor[Id]->EntriesBegin[I].addr, Bin.Desc->HostEntriesBegin[I].name});
     }
+  }
+  // Still under D's init mutex: no construct uses D before they finish.
+  for (PendingCtors &P : Pending) {
+    Status S = runEntryKernels(D, P.Kernels, "constructor");
+    {
+      std::unique_lock<std::shared_mutex> Lock(Mutex_);
+      for (auto &BinPtr : Binaries_)
+        if (BinPtr->Serial == P.Serial) BinPtr->CtorsOn[Id] = S ? CtorState::Done : CtorState::Failed;
+    }
+    if (!S) return makeError("device %d: %s", D.id(), S.error().message().c_str());
+  }
+  return Status::success();
+}
+
+Status ImageRegistry::loadImage(Device &D, Binary &Bin) {
+  const auto Id = static_cast<size_t>(D.id());
+  __tgt_target_table *Table = D.plugin().fn().load_binary(D.pluginDeviceId(), Bin.ImageFor[Id]);
+  if (!Table)
+    return makeError("device %d: plugin %s could not load the device image at %p", D.id(),
+                     D.plugin().name().c_str(), Bin.ImageFor[Id]->ImageStart);
+  size_t HostCount = static_cast<size_t>(Bin.Desc->HostEntriesEnd - Bin.Desc->HostEntriesBegin);
+  Expected<size_t> DevCount = checkEntryRange(Table->EntriesBegin, Table->EntriesEnd);
+  if (!DevCount)
+    return makeError("device %d: plugin %s returned a malformed table for the image at %p: %s", D.id(),
+                     D.plugin().name().c_str(), Bin.ImageFor[Id]->ImageStart,
+                     DevCount.error().message().c_str());
+  if (HostCount != *DevCount)
+    return makeError("device %d: the device image has %zu offload entries but the host has %zu",
+                     D.id(), *DevCount, HostCount);
+  Bin.TableFor[Id] = Table;
+  // Declare-target globals: the device's copy lives as long as the image.
+  std::lock_guard TableLock(D.mappings().Mutex);
+  for (size_t I = 0; I < HostCount; ++I) {
+    __tgt_offload_entry &Host = Bin.Desc->HostEntriesBegin[I];
+    __tgt_offload_entry &Dev = Table->EntriesBegin[I];
+    if (Host.size == 0) continue;
+    auto Begin = reinterpret_cast<uintptr_t>(Host.addr);
+    if (D.mappings().lookup(Begin, static_cast<int64_t>(Host.size)).found()) continue;
+    D.mappings().insert(Begin, Begin, Begin + Host.size, reinterpret_cast<uintptr_t>(Dev.addr),
+                        false, nullptr, /*Infinite=*/true);
+    OMPT_TRACE("omptarget", "Device %d: global %s host %p -> device %p (%zu bytes)", D.id(),
+               Host.name, Host.addr, Dev.addr, Host.size);
   }
   return Status::success();
 }

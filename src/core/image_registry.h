@@ -1,9 +1,15 @@
 // Registered binaries (__tgt_register_lib descriptors), the device image each
 // device uses from them, and the map from host entry (region id) to kernel.
+// A binary's declare-target constructors run on a device right after its
+// image is loaded there, its destructors when it is unregistered
+// (entry_kernels.h).
 //
 // Thread safety: `Mutex_` (shared) guards everything here; lookups take it
-// shared, registration and image loading take it exclusive. `generation()`
-// changes whenever images are added so that devices know to load them.
+// shared, registration and image loading take it exclusive. Constructor and
+// destructor kernels run with it released (constructors still under the
+// device's init mutex, so no construct uses the device before they are
+// done). `generation()` changes whenever images are added so that devices
+// know to load them.
 #pragma once
 
 #include <atomic>
@@ -26,17 +32,20 @@ class ImageRegistry {
 
   // Offers each image to the plugins in order; the first that accepts it
   // serves it on all its devices. Returns the number of images accepted.
+  // Desc must have passed checkDescriptor (descriptor_check.h).
   int registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags);
   // The same; IdlePlugins gets the plugins that accepted images but have no
   // device (e.g. the CUDA plugin on a machine without GPUs), comma-separated,
   // when no image of the binary went to a plugin with devices.
   int registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std::string &IdlePlugins);
-  // Drops the descriptor: its kernels become unknown and its globals are
-  // unmapped from every device that loaded it.
+  // Drops the descriptor: its destructor kernels run on every device where
+  // its constructors ran, then its kernels become unknown and its globals
+  // are unmapped from every device that loaded it.
   void unregisterLib(__tgt_bin_desc *Desc);
 
-  // Loads every image registered for `D` that it has not loaded yet and maps
-  // their globals. Requires D.initMutex().
+  // Loads every image registered for `D` that it has not loaded yet, maps
+  // their globals and runs their constructor kernels. Requires
+  // D.initMutex(). A constructor that failed fails every later call for D.
   Status loadPendingImages(Device &D);
   uint64_t generation() const { return Generation_.load(std::memory_order_acquire); }
 
@@ -48,19 +57,29 @@ class ImageRegistry {
   const char *kernelName(void *HostPtr);
 
  private:
+  enum class CtorState : uint8_t { Pending, Done, Failed };
   struct Binary {
     __tgt_bin_desc *Desc;
+    uint64_t Serial;                             // identifies it while Mutex_ is released
     std::vector<__tgt_device_image *> ImageFor;  // by device id
     std::vector<__tgt_target_table *> TableFor;  // by device id, once loaded
+    std::vector<CtorState> CtorsOn;              // by device id, valid once loaded
+    std::vector<size_t> Ctors;  // host entries flagged kEntryCtor, in table order
+    std::vector<size_t> Dtors;  // flagged kEntryDtor, in reverse table order (their run order)
   };
   struct KernelRef {
     Binary *Bin;
     size_t Index;
   };
 
+  // load_binary of Bin's image for D, and D's mappings of its globals.
+  // Requires Mutex_ exclusive.
+  Status loadImage(Device &D, Binary &Bin);
+
   DeviceTable &Devices_;
   std::shared_mutex Mutex_;
   std::vector<std::unique_ptr<Binary>> Binaries_;
+  uint64_t NextSerial_ = 1;
   std::unordered_map<void *, KernelRef> Kernels_;
   std::atomic<uint64_t> Generation_{1};
 };

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "debug.h"
+#include "descriptor_check.h"
+#include "entry_range.h"
 #include "env.h"
 
 extern "C" int omp_get_default_device(void) __attribute__((weak));
@@ -126,6 +128,18 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
   if (!Desc) {
     debug::error("__tgt_register_lib: null descriptor ignored");
     return;
+  }
+  // A descriptor the runtime cannot read stops the program (docs/usage.md):
+  // nothing of it can be trusted to run on a device, and a program that
+  // silently loses its offloading is worse than one that says why. With
+  // offloading disabled the descriptor is not needed: it is ignored.
+  if (Status S = checkDescriptor(*Desc); !S) {
+    if (ConfiguredPolicy_ == OffloadPolicy::Disabled) {
+      debug::error("__tgt_register_lib: %s; offloading is disabled, so the descriptor is ignored; %s",
+                   S.error().message().c_str(), kRebuildHint);
+      return;
+    }
+    debug::fatal(1, "__tgt_register_lib: %s; %s", S.error().message().c_str(), kRebuildHint);
   }
   loadPlugins();
   std::string IdlePlugins;

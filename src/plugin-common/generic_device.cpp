@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "debug.h"
+#include "entry_range.h"
 #include "env.h"
 #include "generic_plugin.h"
 
@@ -82,17 +83,26 @@ Status GenericDevice::deinit() {
 }
 
 Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_image &Image) {
+  // The entry table comes from the compiler through the caller: check it
+  // before loading anything.
+  Expected<size_t> Count = checkEntryRange(Image.EntriesBegin, Image.EntriesEnd);
+  if (!Count)
+    return makeError("load_binary: device %d: image %p: %s (%s)", DeviceId_, Image.ImageStart,
+                     Count.error().message().c_str(), kRebuildHint);
+  for (size_t I = 0; I < *Count; ++I)
+    if (!Image.EntriesBegin[I].name)
+      return makeError("load_binary: device %d: entry %zu of the image has no name (%s)", DeviceId_, I,
+                       kRebuildHint);
+
   Expected<std::unique_ptr<DeviceImage>> Loaded = loadImageImpl(Image);
   if (!Loaded) return makeError("load_binary: device %d: %s", DeviceId_, Loaded.error().message().c_str());
   DeviceImage &Img = **Loaded;
 
   std::vector<std::pair<void *, const char *>> NewKernels;
-  for (const __tgt_offload_entry *E = Image.EntriesBegin; E && E != Image.EntriesEnd; ++E) {
-    if (!E->name)
-      return makeError("load_binary: device %d: entry %td of the image has no name", DeviceId_,
-                       E - Image.EntriesBegin);
-    Expected<void *> Addr = E->size == 0 ? getKernelImpl(Img, E->name)
-                                         : getGlobalImpl(Img, E->name, E->size);
+  for (size_t I = 0; I < *Count; ++I) {
+    const __tgt_offload_entry *E = &Image.EntriesBegin[I];
+    Expected<void *> Addr = E->size == 0 ? getKernelImpl(Img, E->name, I)
+                                         : getGlobalImpl(Img, E->name, E->size, I);
     if (!Addr)
       return makeError("load_binary: device %d: cannot resolve %s '%s': %s", DeviceId_,
                        E->size == 0 ? "kernel" : "global", E->name, Addr.error().message().c_str());
@@ -100,8 +110,8 @@ Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_imag
     Entry.addr = *Addr;
     Img.entries().push_back(Entry);
     if (E->size == 0) NewKernels.emplace_back(*Addr, E->name);
-    OMPT_TRACE(traceComponent(), "device %d: entry '%s' (size %zu) at %p", DeviceId_, E->name,
-               E->size, *Addr);
+    OMPT_TRACE(traceComponent(), "device %d: entry '%s' (size %zu, flags 0x%x) at %p", DeviceId_,
+               E->name, E->size, static_cast<unsigned>(E->flags), *Addr);
   }
 
   std::unique_lock Lock(ImagesMutex_);

@@ -176,10 +176,14 @@ class GenericDevice {
   virtual Status initImpl() = 0;
   virtual Status deinitImpl() { return {}; }
 
-  // Loads an image; then the base resolves each entry by name.
+  // Loads an image; then the base resolves each of the image's host entries
+  // to a device address, once each, in table order, on the loading thread
+  // (Index: the entry's position in [EntriesBegin, EntriesEnd), for images
+  // that list their entries in the same order). Kernels include the
+  // constructor/destructor kernels of declare-target globals.
   virtual Expected<std::unique_ptr<DeviceImage>> loadImageImpl(const __tgt_device_image &Image) = 0;
-  virtual Expected<void *> getKernelImpl(DeviceImage &Image, const char *Name) = 0;
-  virtual Expected<void *> getGlobalImpl(DeviceImage &Image, const char *Name, size_t Size) = 0;
+  virtual Expected<void *> getKernelImpl(DeviceImage &Image, const char *Name, size_t Index) = 0;
+  virtual Expected<void *> getGlobalImpl(DeviceImage &Image, const char *Name, size_t Size, size_t Index) = 0;
 
   virtual Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) = 0;
   virtual Status freeImpl(void *TgtPtr) = 0;

@@ -35,8 +35,10 @@ class FakeDevice final : public GenericDevice {
     if (It == Symbols.end()) return Error("no such symbol");
     return It->second;
   }
-  Expected<void *> getKernelImpl(DeviceImage &, const char *Name) override { return lookup(Name); }
-  Expected<void *> getGlobalImpl(DeviceImage &, const char *Name, size_t) override { return lookup(Name); }
+  Expected<void *> getKernelImpl(DeviceImage &, const char *Name, size_t) override { return lookup(Name); }
+  Expected<void *> getGlobalImpl(DeviceImage &, const char *Name, size_t, size_t) override {
+    return lookup(Name);
+  }
   Expected<void *> allocImpl(size_t Size, void *, omptarget::abi::TargetAllocKind) override {
     return std::malloc(Size ? Size : 1);
   }
@@ -250,6 +252,41 @@ TEST_F(PluginGenericDevice, LoadBinaryResolvesEntriesAndNamesMissingOnes) {
   Expected<__tgt_target_table *> B = Dev->loadBinary(BadImage);
   ASSERT_FALSE(B);
   EXPECT_TRUE(mentions(B.error(), "'nope'"));
+}
+
+// load_binary can be called by any core (LLVM 14's checks nothing): an
+// image whose entry table is malformed is refused with a message before any
+// record is read or anything is loaded.
+TEST_F(PluginGenericDevice, LoadBinaryRefusesMalformedEntryTables) {
+  static int Kernel;
+  Dev->Symbols = {{"kern", &Kernel}};
+  char KName[] = "kern";
+  __tgt_offload_entry Entries[3] = {{nullptr, KName, 0, 0, 0}, {nullptr, KName, 0, 0, 0}, {nullptr, KName, 0, 0, 0}};
+  char Img[4];
+  auto Load = [&](__tgt_offload_entry *B, __tgt_offload_entry *E) {
+    return Dev->loadBinary(__tgt_device_image{Img, Img + 4, B, E});
+  };
+  // 40-byte records (a larger layout): 80 bytes is not a whole number of 32.
+  auto *Larger = reinterpret_cast<__tgt_offload_entry *>(reinterpret_cast<char *>(Entries) + 80);
+  Expected<__tgt_target_table *> Size = Load(Entries, Larger);
+  ASSERT_FALSE(Size);
+  EXPECT_TRUE(mentions(Size.error(), "load_binary: device 0"));
+  EXPECT_TRUE(mentions(Size.error(), "is 80 bytes, not a multiple of the 32-byte __tgt_offload_entry"));
+  EXPECT_TRUE(mentions(Size.error(), "rebuild it with clang 14"));
+  Expected<__tgt_target_table *> Reversed = Load(Entries + 2, Entries);
+  ASSERT_FALSE(Reversed);
+  EXPECT_TRUE(mentions(Reversed.error(), "ends before it begins"));
+  Expected<__tgt_target_table *> OneNull = Load(nullptr, Entries + 1);
+  ASSERT_FALSE(OneNull);
+  EXPECT_TRUE(mentions(OneNull.error(), "one null bound"));
+  Entries[1].name = nullptr;
+  Expected<__tgt_target_table *> NoName = Load(Entries, Entries + 3);
+  ASSERT_FALSE(NoName);
+  EXPECT_TRUE(mentions(NoName.error(), "entry 1 of the image has no name"));
+  EXPECT_EQ(Dev->numImages(), 0u);
+  // An empty table is fine (both bounds null or equal).
+  EXPECT_TRUE(Load(nullptr, nullptr));
+  EXPECT_TRUE(Load(Entries, Entries));
 }
 
 // The generic direct table: well-formed calls reach the hooks as the entries

@@ -239,8 +239,8 @@ class MMDevice final : public GenericDevice {
   Expected<std::unique_ptr<DeviceImage>> loadImageImpl(const __tgt_device_image &I) override {
     return std::make_unique<DeviceImage>(I);
   }
-  Expected<void *> getKernelImpl(DeviceImage &, const char *) override { return Error("none"); }
-  Expected<void *> getGlobalImpl(DeviceImage &, const char *, size_t) override { return Error("none"); }
+  Expected<void *> getKernelImpl(DeviceImage &, const char *, size_t) override { return Error("none"); }
+  Expected<void *> getGlobalImpl(DeviceImage &, const char *, size_t, size_t) override { return Error("none"); }
   Expected<void *> allocImpl(size_t Size, void *, omptarget::abi::TargetAllocKind) override {
     if (FailNextAlloc) {
       FailNextAlloc = false;

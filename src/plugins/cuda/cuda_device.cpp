@@ -121,13 +121,14 @@ Expected<std::unique_ptr<plugin::DeviceImage>> CudaDevice::loadImageImpl(const _
   return std::unique_ptr<plugin::DeviceImage>(std::move(*Loaded));
 }
 
-Expected<void *> CudaDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name) {
+Expected<void *> CudaDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name, size_t) {
   Expected<CudaKernel *> K = static_cast<CudaImage &>(Image).kernel(Name);
   if (!K) return K.takeError();
   return static_cast<void *>(*K);
 }
 
-Expected<void *> CudaDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size) {
+Expected<void *> CudaDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,
+                                           size_t) {
   return static_cast<CudaImage &>(Image).global(Name, Size);
 }
 

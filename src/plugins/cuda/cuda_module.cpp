@@ -94,7 +94,9 @@ Expected<CudaKernel *> CudaImage::kernel(const char *Name) {
                        ModeName.c_str(), Mode);
     K.Mode = static_cast<ExecMode>(Mode);
   } else {
-    OMPT_TRACE(kComponent, "kernel %s has no %s: Generic mode", Name, ModeName.c_str());
+    // Not a target region: a declare-target constructor/destructor kernel.
+    K.Mode = ExecMode::Plain;
+    OMPT_TRACE(kComponent, "kernel %s has no %s: Plain mode (runs as launched)", Name, ModeName.c_str());
   }
 
   // More than the default 48 KiB of dynamic shared memory must be opted into.

@@ -7,8 +7,9 @@
 //     { i32 DebugKind, NumDevices, DeviceNum, DynamicMemSize } in
 //     libomptarget-new-nvptx-*.bc), when the image has it;
 //   * per kernel, reads the i8 global `<kernel>_exec_mode` (1 Generic, 2 SPMD,
-//     3 Generic-SPMD; Generic when absent, as LLVM 14 does) and the kernel's
-//     maximum threads per block.
+//     3 Generic-SPMD; Plain when absent: the constructor/destructor kernels
+//     of declare-target globals, launch_sizing.h) and the kernel's maximum
+//     threads per block.
 // Kernel handles given to the core are CudaKernel pointers; they stay valid
 // while the image is loaded (Kernels_ is a deque).
 //

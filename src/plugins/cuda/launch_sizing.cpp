@@ -14,6 +14,7 @@ constexpr int64_t kTeamsPerSMWithoutTripCount = 4;
 
 const char *execModeName(ExecMode Mode) {
   switch (Mode) {
+    case ExecMode::Plain: return "Plain";
     case ExecMode::Generic: return "Generic";
     case ExecMode::SPMD: return "SPMD";
     case ExecMode::GenericSPMD: return "Generic-SPMD";
@@ -34,6 +35,10 @@ LaunchConfig computeLaunch(const LaunchRequest &R, const LaunchEnv &Env, const D
                            const OccupancyFn &Occupancy) {
   const bool Generic = R.Mode == ExecMode::Generic;
   const int64_t MaxThreads = std::max<int32_t>(Dev.MaxThreadsPerBlock, 1);
+  const int64_t MaxBlocks = std::min<int64_t>(Dev.MaxGridX, UINT32_MAX);
+  if (R.Mode == ExecMode::Plain)
+    return LaunchConfig{static_cast<uint32_t>(std::clamp<int64_t>(R.NumTeams, 1, MaxBlocks)),
+                        static_cast<uint32_t>(std::clamp<int64_t>(R.ThreadLimit, 1, MaxThreads))};
 
   // Threads per block.
   int64_t Threads;
@@ -65,7 +70,7 @@ LaunchConfig computeLaunch(const LaunchRequest &R, const LaunchEnv &Env, const D
     Blocks = kTeamsPerSMWithoutTripCount * std::max<int32_t>(Dev.NumSMs, 1);
   }
   if (Env.TeamLimit > 0) Blocks = std::min(Blocks, Env.TeamLimit);
-  Blocks = std::clamp<int64_t>(Blocks, 1, std::min<int64_t>(Dev.MaxGridX, UINT32_MAX));
+  Blocks = std::clamp<int64_t>(Blocks, 1, MaxBlocks);
   return LaunchConfig{static_cast<uint32_t>(Blocks), static_cast<uint32_t>(Threads)};
 }
 

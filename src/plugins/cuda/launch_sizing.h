@@ -25,6 +25,8 @@
 //   no trip count: SMs x 4 (a team region without a distribute loop).
 //   A non-team region (`target` alone) always runs 1 block.
 //   Capped at OMP_TEAM_LIMIT and the device's maximum grid size.
+// Plain kernels: num_teams x thread_limit as given (1 where 0), no
+// environment and no added warp; capped at the device's limits.
 #pragma once
 
 #include <cstdint>
@@ -32,8 +34,13 @@
 
 namespace omptarget::cuda {
 
-// The values of the `<kernel>_exec_mode` global in LLVM 14's images.
-enum class ExecMode : uint8_t { Generic = 1, SPMD = 2, GenericSPMD = 3 };
+// The values of the `<kernel>_exec_mode` global in LLVM 14's images, and
+// Plain for a kernel without that global: not a target region but the
+// constructor/destructor kernel of declare-target globals, which has no
+// team main thread (no __kmpc_target_init) and must run on exactly the
+// threads asked for (the core asks for one), or every thread would run the
+// constructor. (LLVM 14 treats it as Generic and adds a warp.)
+enum class ExecMode : uint8_t { Plain = 0, Generic = 1, SPMD = 2, GenericSPMD = 3 };
 const char *execModeName(ExecMode Mode);  // "Generic", "SPMD", "Generic-SPMD"
 
 // Environment settings that shape launches; read once per device.

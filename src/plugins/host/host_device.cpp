@@ -2,10 +2,14 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "debug.h"
+#include "elf_check.h"
 #include "ffi_launch.h"
+#include "offload_entries.h"
 #include "region_call.h"
 
 namespace omptarget::host {
@@ -14,15 +18,37 @@ namespace {
 HostQueue &queue(void *Q) { return *static_cast<HostQueue *>(Q); }
 HostEvent &event(void *E) { return *static_cast<HostEvent *>(E); }
 
-// A loaded image: its private copy of the shared object.
+// A loaded image: its private copy of the shared object and, when the image
+// has an offload-entries section, the table read from it.
 class HostImage final : public plugin::DeviceImage {
  public:
-  HostImage(const __tgt_device_image &Source, std::unique_ptr<MemoryLibrary> Library)
-      : DeviceImage(Source), Library_(std::move(Library)) {}
-  MemoryLibrary &library() { return *Library_; }
+  HostImage(const __tgt_device_image &Source, std::unique_ptr<MemoryLibrary> Library,
+            std::optional<OffloadEntryTable> Entries)
+      : DeviceImage(Source), Library_(std::move(Library)), Entries_(std::move(Entries)) {}
+
+  // Host entry Index of the image's descriptor, from the image's entries
+  // section; entries the section lacks (`declare target link` references)
+  // and images without one (no section table) come from the dynamic symbol
+  // table. The loader resolves each entry once, in order (generic_device.h),
+  // so one cursor follows the section.
+  Expected<void *> resolve(const char *Name, size_t Index, size_t Size) {
+    if (Entries_) {
+      if (Index == 0) Cursor_ = 0;
+      Expected<void *> Addr = Entries_->resolve(Cursor_, Name, Size);
+      if (!Addr || *Addr) return Addr;
+    }
+    Expected<void *> Symbol = Library_->symbol(Name);
+    if (!Symbol && Entries_)
+      return makeError("neither among the %zu entries of the image's %s section nor a dynamic symbol "
+                       "of the image",
+                       Entries_->size(), abi::kEntriesSection);
+    return Symbol;
+  }
 
  private:
   std::unique_ptr<MemoryLibrary> Library_;
+  std::optional<OffloadEntryTable> Entries_;
+  size_t Cursor_ = 0;  // the section record after the last one resolved
 };
 }  // namespace
 
@@ -37,20 +63,34 @@ Expected<std::unique_ptr<plugin::DeviceImage>> HostDevice::loadImageImpl(const _
   auto *Begin = static_cast<const std::byte *>(Image.ImageStart);
   auto *End = static_cast<const std::byte *>(Image.ImageEnd);
   if (!Begin || !End || End < Begin) return makeError("invalid image bounds [%p, %p)", Image.ImageStart, Image.ImageEnd);
+  std::span<const std::byte> Bytes(Begin, End);
+  // Checked before dlopen: the dynamic loader trusts the file's offsets.
+  Expected<ElfLayout> Layout = parseElfLayout(Bytes);
+  if (!Layout) return Layout.takeError();
   std::string Tag = "omptarget-x86_64-dev" + std::to_string(id());
-  Expected<std::unique_ptr<MemoryLibrary>> Lib = MemoryLibrary::load({Begin, End}, Tag);
+  Expected<std::unique_ptr<MemoryLibrary>> Lib = MemoryLibrary::load(Bytes, Tag);
   if (!Lib) return Lib.takeError();
-  OMPT_TRACE(traceComponent(), "device %d: loaded image %p (%td bytes) from memory", id(),
-             Image.ImageStart, End - Begin);
-  return std::unique_ptr<plugin::DeviceImage>(std::make_unique<HostImage>(Image, std::move(*Lib)));
+  std::optional<OffloadEntryTable> Entries;
+  if (Layout->Entries) {
+    Expected<OffloadEntryTable> Table = OffloadEntryTable::read(*Layout, (*Lib)->loadBase());
+    if (!Table) return Table.takeError();
+    Entries = std::move(*Table);
+  }
+  OMPT_TRACE(traceComponent(), "device %d: loaded image %p (%td bytes) from memory, %s", id(),
+             Image.ImageStart, End - Begin,
+             Entries ? formatString("%zu entries in its %s section", Entries->size(), abi::kEntriesSection).c_str()
+                     : "no entries section: entries are looked up by dynamic symbol");
+  return std::unique_ptr<plugin::DeviceImage>(
+      std::make_unique<HostImage>(Image, std::move(*Lib), std::move(Entries)));
 }
 
-Expected<void *> HostDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name) {
-  return static_cast<HostImage &>(Image).library().symbol(Name);
+Expected<void *> HostDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name, size_t Index) {
+  return static_cast<HostImage &>(Image).resolve(Name, Index, 0);
 }
 
-Expected<void *> HostDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t) {
-  return static_cast<HostImage &>(Image).library().symbol(Name);
+Expected<void *> HostDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,
+                                           size_t Index) {
+  return static_cast<HostImage &>(Image).resolve(Name, Index, Size);
 }
 
 // Every kind is ordinary host memory.

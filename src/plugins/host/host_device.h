@@ -51,8 +51,10 @@ class HostDevice final : public plugin::GenericDevice {
   Status deinitImpl() override;
 
   Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(const __tgt_device_image &Image) override;
-  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name) override;
-  Expected<void *> getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size) override;
+  // From the image's offload-entries section (offload_entries.h).
+  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name, size_t Index) override;
+  Expected<void *> getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,
+                                 size_t Index) override;
 
   Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) override;
   Status freeImpl(void *TgtPtr) override;

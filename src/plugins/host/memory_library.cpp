@@ -1,6 +1,7 @@
 #include "memory_library.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -37,7 +38,14 @@ Expected<std::unique_ptr<MemoryLibrary>> MemoryLibrary::load(std::span<const std
     ::close(Fd);
     return makeError("dlopen of the image (%zu bytes) failed: %s", Image.size(), Why ? Why : "unknown error");
   }
-  return std::make_unique<MemoryLibrary>(Key{}, Fd, Handle);
+  struct link_map *Map = nullptr;
+  if (::dlinfo(Handle, RTLD_DI_LINKMAP, &Map) != 0 || !Map) {
+    const char *Why = ::dlerror();
+    ::dlclose(Handle);
+    ::close(Fd);
+    return makeError("dlinfo of the loaded image failed: %s", Why ? Why : "no link map");
+  }
+  return std::make_unique<MemoryLibrary>(Key{}, Fd, Handle, static_cast<uintptr_t>(Map->l_addr));
 }
 
 MemoryLibrary::~MemoryLibrary() {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -26,18 +27,24 @@ class MemoryLibrary {
   MemoryLibrary(const MemoryLibrary &) = delete;
   MemoryLibrary &operator=(const MemoryLibrary &) = delete;
 
-  // Address of a symbol of this library only.
+  // Address of a dynamic symbol of this library only (dlsym: not for
+  // symbols of internal linkage).
   Expected<void *> symbol(const char *Name) const;
+  // The difference between the library's addresses in memory and in its
+  // ELF file (link_map::l_addr): an image's p_vaddr/sh_addr plus this is
+  // where that byte was loaded.
+  uintptr_t loadBase() const { return Base_; }
 
  private:
   struct Key {};  // only load() constructs
 
  public:
-  MemoryLibrary(Key, int Fd, void *Handle) : Fd_(Fd), Handle_(Handle) {}
+  MemoryLibrary(Key, int Fd, void *Handle, uintptr_t Base) : Fd_(Fd), Handle_(Handle), Base_(Base) {}
 
  private:
   int Fd_;
   void *Handle_;
+  uintptr_t Base_;
 };
 
 }  // namespace omptarget::host
