@@ -1,7 +1,8 @@
 // The device runtime's building blocks for NVIDIA GPUs: what a thread can ask
 // the hardware (its ids and the launch's shape), barriers, warp operations,
-// atomics and fences, all as clang NVPTX builtins. Compiled as CUDA device
-// code without CUDA's headers (-nocudainc), so the attributes are spelled out.
+// atomics, fences and spin locks, all as clang NVPTX builtins. Compiled as
+// CUDA device code without CUDA's headers (-nocudainc), so the attributes are
+// spelled out.
 #pragma once
 
 #include <stddef.h>
@@ -90,6 +91,22 @@ template <typename T> INLINE bool atomicCompareExchange(T *P, T &Expected, T Des
   bool Done = __atomic_compare_exchange_n(P, &Expected, Desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   fenceDevice();
   return Done;
+}
+
+// Device-wide spin locks (critical sections, OpenMP locks, task reductions):
+// a word that is kUnlocked or kLocked.
+constexpr uint32_t kUnlocked = 0, kLocked = 1;
+INLINE void spinLock(uint32_t *Word) {
+  uint32_t Expected = kUnlocked;
+  while (!atomicCompareExchange(Word, Expected, kLocked)) {
+    Expected = kUnlocked;
+    sleepNanoseconds(32);
+  }
+  fenceDevice();
+}
+INLINE void spinUnlock(uint32_t *Word) {
+  fenceDevice();
+  atomicStore(Word, kUnlocked);
 }
 
 } // namespace devrtl

@@ -79,6 +79,14 @@ ENTRY int omp_get_max_threads() {
 }
 ENTRY int omp_get_thread_limit() { return static_cast<int>(hwBlockSize()); }
 
+// The nteams-var and teams-thread-limit-var ICVs. No teams construct can
+// start inside a target region, so they describe the current launch: its
+// number of teams and the threads each has. Setting them has no effect.
+ENTRY int omp_get_max_teams() { return static_cast<int>(numBlocks()); }
+ENTRY int omp_get_teams_thread_limit() { return omp_get_thread_limit(); }
+ENTRY void omp_set_num_teams(int) {}
+ENTRY void omp_set_teams_thread_limit(int) {}
+
 ENTRY int omp_get_ancestor_thread_num(int Level) {
   ThreadState &S = threadState();
   if (Level < 0 || Level > S.Level)

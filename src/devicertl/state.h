@@ -16,10 +16,11 @@ namespace devrtl {
 struct ThreadState {
   uint16_t TeamSize;  // threads of the parallel region at level 1 (1 outside one)
   uint8_t Level;      // parallel regions around the thread (0: a team's sequential part)
-  uint8_t Flags;      // kActiveRegion | kAskedBlockSize, and
+  uint8_t Flags;      // kActiveRegion | kHoldsTaskReductionLock | kAskedBlockSize, and
                       // the team allocations taken (memory.cu) in the top bits
 };
 constexpr uint8_t kActiveRegion = 1;      // Level 1 is an active region (more than one thread)
+constexpr uint8_t kHoldsTaskReductionLock = 2;  // a running task holds the task-reduction lock (tasks.cu)
 constexpr uint8_t kAskedBlockSize = 4;    // SPMD sequential part: clang asked the block size (state.cu)
 constexpr uint8_t kTeamAllocationShift = 3; // bits 3..7: team allocations taken, mod 32
 
