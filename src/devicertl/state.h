@@ -61,7 +61,11 @@ DEVICE TeamState &teamState();
 DEVICE void initThreadState();
 DEVICE void initTeamState(int8_t Mode);
 
-INLINE bool isSPMD() { return teamState().Mode == kModeSPMD; }
+// Through the entry point (out of line) that LLVM's OpenMPOpt replaces by a
+// constant where it knows the kernel's mode: the other mode's paths then
+// vanish from the kernel.
+extern "C" __attribute__((device, noinline)) int8_t __kmpc_is_spmd_exec_mode();
+INLINE bool isSPMD() { return __kmpc_is_spmd_exec_mode() != 0; }
 INLINE bool inActiveRegion(const ThreadState &S) { return S.Level == 1 && (S.Flags & kActiveRegion); }
 
 // The current team of threads, for worksharing and barriers: its size and the
@@ -90,6 +94,9 @@ INLINE void leaveRegion(ThreadState &S) {
 // Synchronizes the current team (the whole block in an SPMD team's
 // sequential part; nothing for a team of one).
 DEVICE void teamBarrier();
+// A team smaller than the block: out of line and without arguments (see
+// the barriers in common.h).
+__attribute__((device, noinline)) void partialTeamBarrier();
 
 // The layout the plugins write before the first launch (LLVM 14's).
 struct DeviceEnvironment {
