@@ -1,7 +1,8 @@
 // The device runtime's building blocks for NVIDIA GPUs: what a thread can ask
 // the hardware (its ids and the launch's shape), barriers, warp operations,
-// atomics and fences, all as clang NVPTX builtins. Compiled as CUDA device
-// code without CUDA's headers (-nocudainc), so the attributes are spelled out.
+// atomics, fences and spin locks, all as clang NVPTX builtins. Compiled as
+// CUDA device code without CUDA's headers (-nocudainc), so the attributes are
+// spelled out.
 #pragma once
 
 #include <stddef.h>
@@ -53,7 +54,22 @@ INLINE uint32_t genericWorkerCount() { return hwBlockSize() > kWarpSize ? hwBloc
 // --- barriers ---------------------------------------------------------------
 // Barrier 0: every live thread of the block. Barrier 1: the threads of a
 // parallel region's team when it is not the whole block (named, counted).
+// blockBarrier is `barrier.sync 0`, which the threads may reach at different
+// instructions (generic mode: the main thread and the workers);
+// blockBarrierAligned is `bar.sync 0` (CUDA's __syncthreads), for SPMD code,
+// where they all reach the same one.
+// LLVM's alias analysis keeps a value of a variable of the kernel's own (one
+// that nothing else can address) in a register across a call without
+// operands (bar.sync 0, or a function without arguments), not across a
+// barrier with operands: so SPMD code's barriers are bar.sync 0, and the
+// counted and warp barriers of SPMD paths are out-of-line functions without
+// arguments (partialTeamBarrier in state.cu, syncShuffleLanes in
+// reduction.cu), as LLVM 14's runtime's SPMD barrier is. clang puts a
+// firstprivate allocated with omp_const_mem_alloc in constant memory and
+// stores to it: unless the optimizer keeps its value in a register and drops
+// the store, ptxas rejects the kernel.
 INLINE void blockBarrier() { __nvvm_barrier_sync(0); }
+INLINE void blockBarrierAligned() { __syncthreads(); }
 INLINE void teamBarrierCounted(uint32_t Threads) { __nvvm_barrier_sync_cnt(1, Threads); }
 INLINE void warpSync(uint32_t Mask) { __nvvm_bar_warp_sync(Mask); }
 
@@ -90,6 +106,22 @@ template <typename T> INLINE bool atomicCompareExchange(T *P, T &Expected, T Des
   bool Done = __atomic_compare_exchange_n(P, &Expected, Desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   fenceDevice();
   return Done;
+}
+
+// Device-wide spin locks (critical sections, OpenMP locks, task reductions):
+// a word that is kUnlocked or kLocked.
+constexpr uint32_t kUnlocked = 0, kLocked = 1;
+INLINE void spinLock(uint32_t *Word) {
+  uint32_t Expected = kUnlocked;
+  while (!atomicCompareExchange(Word, Expected, kLocked)) {
+    Expected = kUnlocked;
+    sleepNanoseconds(32);
+  }
+  fenceDevice();
+}
+INLINE void spinUnlock(uint32_t *Word) {
+  fenceDevice();
+  atomicStore(Word, kUnlocked);
 }
 
 } // namespace devrtl

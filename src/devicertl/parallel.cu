@@ -175,7 +175,7 @@ ENTRY void __kmpc_parallel_51(IdentTy *, int32_t Gtid, int32_t IfExpr, int32_t N
     invokeOutlined(Fn, static_cast<int32_t>(Tid), Args, NArgs);
     leaveRegion(S);
   }
-  blockBarrier();  // the region's end
+  blockBarrierAligned();  // the region's end
 }
 
 // The argument array a generic region's workers read (TeamState.Args); also
@@ -204,7 +204,7 @@ ENTRY int32_t __kmpc_cancel_barrier(IdentTy *Loc, int32_t Gtid) {
   __kmpc_barrier(Loc, Gtid);
   return 0;
 }
-OPTIMIZER_TARGET void __kmpc_barrier_simple_spmd(IdentTy *, int32_t) { blockBarrier(); }
+OPTIMIZER_TARGET void __kmpc_barrier_simple_spmd(IdentTy *, int32_t) { blockBarrierAligned(); }
 OPTIMIZER_TARGET void __kmpc_barrier_simple_generic(IdentTy *, int32_t) { blockBarrier(); }
 
 // LLVM's OpenMPOpt (-O1 and up) adds calls to these after clang has linked

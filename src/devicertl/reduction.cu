@@ -18,10 +18,13 @@ SHARED uint32_t ShuffleMask[kMaxThreadsPerBlock / kWarpSize];
 
 INLINE uint32_t lowLanes(uint32_t N) { return N >= kWarpSize ? 0xffffffffu : (1u << N) - 1; }
 
+// Out of line and without arguments (see the barriers in common.h).
+__attribute__((device, noinline)) void syncShuffleLanes() { warpSync(ShuffleMask[warpId()]); }
+
 // Reduces the lists of lanes 0..Live-1 of the calling warp into lane 0.
 INLINE void warpReduce(void *Data, ShuffleReduceFn Shuffle, uint32_t Live) {
   ShuffleMask[warpId()] = lowLanes(Live);
-  warpSync(lowLanes(Live));
+  syncShuffleLanes();
   int16_t Lane = static_cast<int16_t>(laneId());
   if (Live == kWarpSize) {
     for (uint32_t Offset = kWarpSize / 2; Offset > 0; Offset /= 2)

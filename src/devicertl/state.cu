@@ -6,6 +6,16 @@ namespace devrtl {
 namespace {
 SHARED ThreadState Threads[kMaxThreadsPerBlock];
 SHARED TeamState Team;
+// One thread writes these and others read them after a barrier. A store of
+// their addresses, in a function that is kept but never runs, makes sure
+// LLVM never takes them for variables that nothing else can address, whose
+// values it may keep in registers across the SPMD barriers (see the
+// barriers in common.h).
+GLOBAL void *PublishedState[2];
+__attribute__((used, device, noinline)) void publishState() {
+  PublishedState[0] = Threads;
+  PublishedState[1] = &Team;
+}
 } // namespace
 
 DEVICE ThreadState &threadState() { return Threads[hwThreadId()]; }
@@ -29,15 +39,20 @@ DEVICE void teamBarrier() {
     // An SPMD team's sequential part runs on every thread of the block; a
     // generic team's runs on its main thread alone.
     if (isSPMD())
-      blockBarrier();
+      blockBarrierAligned();
     return;
   }
   if (!inActiveRegion(S))
     return;
-  uint32_t N = S.TeamSize;
-  if (N == hwBlockSize())
-    blockBarrier();
-  else if (N < kWarpSize)
+  if (S.TeamSize == hwBlockSize())
+    blockBarrierAligned();  // an SPMD team: generic regions leave the main warp out
+  else
+    partialTeamBarrier();
+}
+
+__attribute__((device, noinline)) void partialTeamBarrier() {
+  uint32_t N = threadState().TeamSize;
+  if (N < kWarpSize)
     warpSync((1u << N) - 1);  // a team smaller than a warp is lanes 0..N-1 of warp 0
   else
     teamBarrierCounted(N);    // N is a multiple of the warp size (see parallel.cu)
@@ -78,6 +93,14 @@ ENTRY int omp_get_max_threads() {
   return static_cast<int>(Workers > 0 ? Workers : 1);
 }
 ENTRY int omp_get_thread_limit() { return static_cast<int>(hwBlockSize()); }
+
+// The nteams-var and teams-thread-limit-var ICVs. No teams construct can
+// start inside a target region, so they describe the current launch: its
+// number of teams and the threads each has. Setting them has no effect.
+ENTRY int omp_get_max_teams() { return static_cast<int>(numBlocks()); }
+ENTRY int omp_get_teams_thread_limit() { return omp_get_thread_limit(); }
+ENTRY void omp_set_num_teams(int) {}
+ENTRY void omp_set_teams_thread_limit(int) {}
 
 ENTRY int omp_get_ancestor_thread_num(int Level) {
   ThreadState &S = threadState();
@@ -127,7 +150,9 @@ ENTRY void omp_set_schedule(int, int) {}
 
 // --- runtime queries clang and LLVM's OpenMPOpt emit ------------------------------
 ENTRY int32_t __kmpc_global_thread_num(IdentTy *) { return omp_get_thread_num(); }
-ENTRY int8_t __kmpc_is_spmd_exec_mode() { return isSPMD() ? 1 : 0; }
+extern "C" __attribute__((device, noinline)) int8_t __kmpc_is_spmd_exec_mode() {
+  return teamState().Mode == kModeSPMD ? 1 : 0;
+}
 ENTRY uint16_t __kmpc_parallel_level(IdentTy *, int32_t) { return threadState().Level; }
 ENTRY int32_t __kmpc_get_hardware_thread_id_in_block() { return static_cast<int32_t>(hwThreadId()); }
 // In an SPMD team's sequential part clang asks this for one thing: the chunk

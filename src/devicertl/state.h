@@ -16,10 +16,11 @@ namespace devrtl {
 struct ThreadState {
   uint16_t TeamSize;  // threads of the parallel region at level 1 (1 outside one)
   uint8_t Level;      // parallel regions around the thread (0: a team's sequential part)
-  uint8_t Flags;      // kActiveRegion | kAskedBlockSize, and
+  uint8_t Flags;      // kActiveRegion | kHoldsTaskReductionLock | kAskedBlockSize, and
                       // the team allocations taken (memory.cu) in the top bits
 };
 constexpr uint8_t kActiveRegion = 1;      // Level 1 is an active region (more than one thread)
+constexpr uint8_t kHoldsTaskReductionLock = 2;  // a running task holds the task-reduction lock (tasks.cu)
 constexpr uint8_t kAskedBlockSize = 4;    // SPMD sequential part: clang asked the block size (state.cu)
 constexpr uint8_t kTeamAllocationShift = 3; // bits 3..7: team allocations taken, mod 32
 
@@ -60,7 +61,11 @@ DEVICE TeamState &teamState();
 DEVICE void initThreadState();
 DEVICE void initTeamState(int8_t Mode);
 
-INLINE bool isSPMD() { return teamState().Mode == kModeSPMD; }
+// Through the entry point (out of line) that LLVM's OpenMPOpt replaces by a
+// constant where it knows the kernel's mode: the other mode's paths then
+// vanish from the kernel.
+extern "C" __attribute__((device, noinline)) int8_t __kmpc_is_spmd_exec_mode();
+INLINE bool isSPMD() { return __kmpc_is_spmd_exec_mode() != 0; }
 INLINE bool inActiveRegion(const ThreadState &S) { return S.Level == 1 && (S.Flags & kActiveRegion); }
 
 // The current team of threads, for worksharing and barriers: its size and the
@@ -89,6 +94,9 @@ INLINE void leaveRegion(ThreadState &S) {
 // Synchronizes the current team (the whole block in an SPMD team's
 // sequential part; nothing for a team of one).
 DEVICE void teamBarrier();
+// A team smaller than the block: out of line and without arguments (see
+// the barriers in common.h).
+__attribute__((device, noinline)) void partialTeamBarrier();
 
 // The layout the plugins write before the first launch (LLVM 14's).
 struct DeviceEnvironment {

@@ -5,23 +5,6 @@
 
 using namespace devrtl;
 
-namespace {
-constexpr uint32_t kUnlocked = 0, kLocked = 1;
-
-INLINE void spinLock(uint32_t *Word) {
-  uint32_t Expected = kUnlocked;
-  while (!atomicCompareExchange(Word, Expected, kLocked)) {
-    Expected = kUnlocked;
-    sleepNanoseconds(32);
-  }
-  fenceDevice();
-}
-INLINE void spinUnlock(uint32_t *Word) {
-  fenceDevice();
-  atomicStore(Word, kUnlocked);
-}
-} // namespace
-
 // clang's critical-section name: 8 words of zero-initialized storage per name.
 ENTRY void __kmpc_critical(IdentTy *, int32_t, uint32_t (*Name)[8]) { spinLock(&(*Name)[0]); }
 ENTRY void __kmpc_end_critical(IdentTy *, int32_t, uint32_t (*Name)[8]) { spinUnlock(&(*Name)[0]); }
