@@ -150,9 +150,7 @@ ENTRY void omp_set_schedule(int, int) {}
 
 // --- runtime queries clang and LLVM's OpenMPOpt emit ------------------------------
 ENTRY int32_t __kmpc_global_thread_num(IdentTy *) { return omp_get_thread_num(); }
-extern "C" __attribute__((device, noinline)) int8_t __kmpc_is_spmd_exec_mode() {
-  return teamState().Mode == kModeSPMD ? 1 : 0;
-}
+ENTRY int8_t __kmpc_is_spmd_exec_mode() { return isSPMD() ? 1 : 0; }
 ENTRY uint16_t __kmpc_parallel_level(IdentTy *, int32_t) { return threadState().Level; }
 ENTRY int32_t __kmpc_get_hardware_thread_id_in_block() { return static_cast<int32_t>(hwThreadId()); }
 // In an SPMD team's sequential part clang asks this for one thing: the chunk

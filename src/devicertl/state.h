@@ -61,11 +61,11 @@ DEVICE TeamState &teamState();
 DEVICE void initThreadState();
 DEVICE void initTeamState(int8_t Mode);
 
-// Through the entry point (out of line) that LLVM's OpenMPOpt replaces by a
-// constant where it knows the kernel's mode: the other mode's paths then
-// vanish from the kernel.
-extern "C" __attribute__((device, noinline)) int8_t __kmpc_is_spmd_exec_mode();
-INLINE bool isSPMD() { return __kmpc_is_spmd_exec_mode() != 0; }
+// The team's mode as __kmpc_target_init recorded it. (Not through
+// __kmpc_is_spmd_exec_mode, which LLVM's OpenMPOpt folds to a constant: in
+// kernels it turns from generic into SPMD that constant disagrees with the
+// runtime paths the kernel still takes, and such kernels hang on an H200.)
+INLINE bool isSPMD() { return teamState().Mode == kModeSPMD; }
 INLINE bool inActiveRegion(const ThreadState &S) { return S.Level == 1 && (S.Flags & kActiveRegion); }
 
 // The current team of threads, for worksharing and barriers: its size and the
