@@ -1,4 +1,4 @@
-// One AsyncInfo per construct (seed 001): every allocation, copy and launch of
+// One AsyncInfo per construct: every allocation, copy and launch of
 // a construct goes to the plugin with the same `__tgt_async_info`, whose queue
 // the plugin takes from its pool on first use; the construct synchronizes once
 // at its end, and work that must wait for completion (restoring host

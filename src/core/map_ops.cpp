@@ -118,7 +118,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
       return Result;
     }
     // Issue the copy holding the entry's lock so a thread that finds the
-    // entry in the meantime waits for the data (seed 002).
+    // entry in the meantime waits for the data.
     std::unique_lock EntryLock(E.TransferMutex);
     E.TransferBusy.store(true, std::memory_order_relaxed);
     TableLock.unlock();

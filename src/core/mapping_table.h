@@ -12,7 +12,7 @@
 // reference counts;
 // an entry's `TransferMutex` guards its event and copy queue; `ShadowMutex` guards the shadow map. An entry's `TransferMutex`
 // is held while its host-to-device copy is being issued, so that a thread
-// that reuses the entry can wait for the copy to be complete (seed 002).
+// that reuses the entry can wait for the copy to be complete.
 // Lock order: Mutex before TransferMutex; ShadowMutex is never held with
 // another lock of this table.
 #pragma once

@@ -1,4 +1,4 @@
-// Stress (seed 002's race): several host threads each launch many `target
+// Stress (the race of an entry reused while its copy is in flight): several host threads each launch many `target
 // nowait depend(in: ...)` regions that only read the same large arrays,
 // mapping them with map(to: ...) inside each region. Whichever region maps an
 // array first issues its copy; every other region reuses the entry and must
@@ -14,7 +14,7 @@
 // which is what makes the race window wide (fails reliably without the wait).
 //
 // Arguments: [rounds] [regions per thread] (defaults 12 8).
-// LLVM 14's core has no event-guarded mapping (seed 002): on an asynchronous
+// LLVM 14's core has no event-guarded mapping: on an asynchronous
 // plugin it has exactly the race this test detects.
 // UNSUPPORTED: host-async && !omptarget-core
 // RUN: %clang-offload -O2 %s -o %t

@@ -4,7 +4,7 @@
 // its own, so without the device-side wait on the entry's event it reads the
 // buffer before the copy has landed. Fails reliably when the wait is removed
 // from the core (see the closing note of issue 3 for the numbers).
-// LLVM 14's core has no event-guarded mapping (seed 002): on an asynchronous
+// LLVM 14's core has no event-guarded mapping: on an asynchronous
 // plugin it has exactly the race this test detects.
 // UNSUPPORTED: host-async && !omptarget-core
 // REQUIRES: host-async

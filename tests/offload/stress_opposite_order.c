@@ -1,5 +1,5 @@
 // Stress: no deadlock when concurrent constructs map the same arrays in
-// opposite orders (seed 002). Two host threads launch `target nowait`
+// opposite orders. Two host threads launch `target nowait`
 // regions at the same time: one group maps (A, B), the other (B, A), each
 // freshly (nothing is mapped between rounds), so each region may create one
 // entry and issue its copy, then find the other array's copy in flight on the
@@ -10,7 +10,7 @@
 // The second RUN line widens the windows on the asynchronous host device
 // (the delay variable is ignored by the other configurations).
 // Arguments: [rounds] [regions per thread] (defaults 100 8).
-// LLVM 14's core has no event-guarded mapping (seed 002): on an asynchronous
+// LLVM 14's core has no event-guarded mapping: on an asynchronous
 // plugin it has exactly the race this test detects.
 // UNSUPPORTED: host-async && !omptarget-core
 // RUN: %clang-offload -O2 %s -o %t

@@ -1,5 +1,5 @@
 // The asynchronous pipeline seen from the core, on the fake plugin with
-// events (seeds 001 and 002; DESIGN.md S1, S3):
+// events:
 //  - entry events: a construct that reuses an entry whose H2D copy is still
 //    queued makes its own queue wait on the entry's event (device-side: the
 //    host does not block), and its work runs only after the copy;
