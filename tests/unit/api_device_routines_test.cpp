@@ -99,11 +99,14 @@ INSTANTIATE_TEST_SUITE_P(SyncAndAsync, DeviceRoutinesTest, ::testing::Bool());
 
 TEST(AllocationRegistry, ContainingFindsTheBlockOfAnInteriorAddress) {
   AllocationRegistry R;
-  alignas(16) static char Memory[256];
+  // The blocks start 16 bytes into the buffer, so that the address before
+  // the first one is inside it too.
+  alignas(16) static char Buffer[16 + 256];
+  char *Memory = Buffer + 16;
   R.add(Memory, 0, 64, 3);
   R.add(Memory + 64, 1, 32, 1);
   R.add(Memory + 128, AllocationRegistry::kInitialDeviceKey, 16, 0);
-  EXPECT_FALSE(R.containing(Memory - 1));
+  EXPECT_FALSE(R.containing(Buffer + 15));
   ASSERT_TRUE(R.containing(Memory + 63));
   EXPECT_EQ(R.containing(Memory + 63)->DeviceId, 0);
   EXPECT_EQ(R.containing(Memory + 64)->DeviceId, 1);
