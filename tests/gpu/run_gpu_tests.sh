@@ -36,8 +36,8 @@
 # plugin; host-async; nvptx-compile: it builds its own nvptx binary), or when
 # it is on HOST_ONLY below (it pins the host plugin's 4 devices or its
 # environment variables). A test that uses device(1)/device(2)... is marked
-# multi-device (a grep heuristic: literal device numbers > 0, loops over
-# devices) and runs only when the machine has 2 GPUs or more (nvidia-h200-x2).
+# multi-device (a grep heuristic: literal device numbers > 0, loops over a
+# fixed number of devices) and runs only when the machine has 2 GPUs or more (nvidia-h200-x2).
 # With LLVM 14's core, tests that REQUIRE omptarget-core are skipped and
 # FileCheck runs with the LLVM prefix instead of OURS (as in lit.cfg.py).
 set -u
@@ -131,8 +131,10 @@ build() {
     # `GPU: no-O2`: not built at -O2 (the devrtl-O2 configuration skips it).
     grep -q '// *GPU: *no-O2' "$src" && no_o2=1
     local multi=0
-    # Heuristic: literal device numbers > 0, or loops over several devices.
-    grep -Eq 'device\([1-9]\)|OMP_DEFAULT_DEVICE=[1-9]|omp_target_[a-z_]*\([^;]*, *[1-9]\)|[A-Za-z]+ = [01]; [A-Za-z]+ < (3|4|omp_get_num_devices)|[Dd]ev = [1-9]' "$src" && multi=1
+    # Heuristic: literal device numbers > 0, or loops over a fixed number of
+    # devices (a loop up to omp_get_num_devices() runs on any machine, and
+    # other loops up to 3 or 4 are not about devices).
+    grep -Eq 'device\([1-9]\)|OMP_DEFAULT_DEVICE=[1-9]|omp_target_[a-z_]*\([^;]*, *[1-9]\)|\<([Dd]|[Dd]ev[A-Za-z]*) = [01]; ([Dd]|[Dd]ev[A-Za-z]*) < [2-9]\>|[Dd]ev = [1-9]' "$src" && multi=1
     # RUN lines: %clang segments are compiled now, the rest runs on the GPU.
     local cmds=$stage/cmds/$name.sh ok=1
     : > "$cmds"
