@@ -1,5 +1,5 @@
 // Pipelined pinned staging for large copies between pageable host memory and
-// one CUDA device (DESIGN §5: pageable copies close to pinned bandwidth).
+// one CUDA device (so that pageable copies come close to pinned bandwidth).
 //
 // A cuMemcpy{HtoD,DtoH}Async from pageable memory runs at a fraction of the
 // pinned bandwidth: the driver stages it through its own pinned buffer with
