@@ -30,6 +30,7 @@
 #include "debug.h"
 #include "export.h"
 #include "info.h"
+#include "map_ops.h"
 #include "omp_tasks.h"
 #include "runtime.h"
 
@@ -109,15 +110,11 @@ bool checkFill(const char *Call, void *Ptr, size_t Count, int DeviceNum, Device 
   // A host address mapped on D is not D's memory (under unified shared
   // memory it is: the device uses the host's storage).
   if (D && !R.unifiedSharedMemory()) {
-    MappingTable &T = D->mappings();
-    std::lock_guard Lock(T.Mutex);
-    LookupResult LR = T.lookup(reinterpret_cast<uintptr_t>(Ptr), 0);
-    if (LR.IsContained) {
-      uintptr_t Tgt = LR.Entry->TgtBegin + (reinterpret_cast<uintptr_t>(Ptr) - LR.Entry->HstBegin);
+    if (void *Tgt = translate(*D, Ptr, 0)) {
       debug::error("%s: pointer " OMPT_PTR_FMT " is a host address mapped on device %d (device "
                    "address " OMPT_PTR_FMT "); pass the device address, "
                    "omp_get_mapped_ptr(ptr, %d)",
-                   Call, OMPT_PTR(Ptr), DeviceNum, Tgt, DeviceNum);
+                   Call, OMPT_PTR(Ptr), DeviceNum, OMPT_PTR(Tgt), DeviceNum);
       return false;
     }
   }
