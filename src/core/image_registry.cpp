@@ -79,10 +79,7 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
         if (!Bin.TableFor[Id] || Bin.CtorsOn[Id] != CtorState::Done) continue;
         Device *D = Devices_.get(static_cast<int64_t>(Id));
         if (!D) continue;
-        std::vector<EntryKernel> Kernels;
-        for (size_t I : Bin.Dtors)
-          Kernels.push_back({Bin.TableFor[Id]->EntriesBegin[I].addr, Desc->HostEntriesBegin[I].name});
-        Dtors.emplace_back(D, std::move(Kernels));
+        Dtors.emplace_back(D, Bin.kernelsOn(Id, Bin.Dtors));
       }
       break;
     }
@@ -143,9 +140,7 @@ Status ImageRegistry::loadPendingImages(Device &D) {
                          "earlier (see the first error); the device cannot run this program's code",
                          D.id());
       if (Bin.CtorsOn[Id] != CtorState::Pending) continue;
-      PendingCtors &P = Pending.emplace_back(PendingCtors{Bin.Serial, {}});
-      for (size_t I : Bin.Ctors)
-        P.Kernels.push_back({Bin.TableFor[Id]->EntriesBegin[I].addr, Bin.Desc->HostEntriesBegin[I].name});
+      Pending.push_back(PendingCtors{Bin.Serial, Bin.kernelsOn(Id, Bin.Ctors)});
     }
   }
   // Still under D's init mutex: no construct uses D before they finish.
@@ -159,6 +154,15 @@ Status ImageRegistry::loadPendingImages(Device &D) {
     if (!S) return makeError("device %d: %s", D.id(), S.error().message().c_str());
   }
   return Status::success();
+}
+
+std::vector<EntryKernel> ImageRegistry::Binary::kernelsOn(size_t Id,
+                                                          const std::vector<size_t> &Indices) const {
+  std::vector<EntryKernel> Kernels;
+  Kernels.reserve(Indices.size());
+  for (size_t I : Indices)
+    Kernels.push_back({TableFor[Id]->EntriesBegin[I].addr, Desc->HostEntriesBegin[I].name});
+  return Kernels;
 }
 
 Status ImageRegistry::loadImage(Device &D, Binary &Bin) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "device_table.h"
+#include "entry_kernels.h"
 #include "error.h"
 #include "omptarget/abi.h"
 
@@ -66,6 +67,10 @@ class ImageRegistry {
     std::vector<CtorState> CtorsOn;              // by device id, valid once loaded
     std::vector<size_t> Ctors;  // host entries flagged kEntryCtor, in table order
     std::vector<size_t> Dtors;  // flagged kEntryDtor, in reverse table order (their run order)
+
+    // The kernels of host entries Indices (Ctors or Dtors) in device Id's
+    // loaded table, in that order.
+    std::vector<EntryKernel> kernelsOn(size_t Id, const std::vector<size_t> &Indices) const;
   };
   struct KernelRef {
     Binary *Bin;
