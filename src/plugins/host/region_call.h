@@ -11,8 +11,9 @@
 // which runs only that team's share of a `distribute` loop; libomp runs a
 // `nowait` region as a task on a hidden helper thread, inside its helper
 // team, with the same loss; from the threads of a parallel region of a
-// non-initial root it aborts on an assertion of its own. A runner is a root thread outside every parallel
-// region, so the league runs there as from an initial thread.
+// non-initial root it aborts on an assertion of its own. A runner is a root
+// thread outside every parallel region, so the league runs there as from an
+// initial thread.
 //
 // The predicate is one call, omp_get_level() > 0: every one of those
 // threads is inside a parallel region (hidden helpers run their tasks inside
@@ -41,8 +42,9 @@ inline bool insideParallelRegion() { return omp_get_level && omp_get_level() > 0
 
 // callWithPointerArgs on a runner of Runners, the caller waiting. Kept out
 // of line (the build uses LTO): the launch path stays as short as a plain call.
-[[gnu::noinline, gnu::cold]] Status callRegionOnRunner(RunnerPool &Runners, void *Entry, void **Args, const ptrdiff_t *Offsets,
-                          int32_t NumArgs);
+[[gnu::noinline, gnu::cold]] Status callRegionOnRunner(RunnerPool &Runners, void *Entry,
+                                                       void **Args, const ptrdiff_t *Offsets,
+                                                       int32_t NumArgs);
 
 // Calls the outlined region Entry (callWithPointerArgs' arguments); Teams:
 // it is a teams region (run_target_team_region).
