@@ -65,8 +65,7 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
     Req.Present = Type & kMapPresent;
     Req.Hold = Type & kMapOmpxHold;
     // Members ride on their parent's reference count.
-    bool RidesOnParent = (Type & kMemberOfBits) || (I == 0 && A.FirstRidesOnParent);
-    Req.UpdateRef = !RidesOnParent;
+    Req.UpdateRef = !(Type & kMemberOfBits) && !A.ridesOnParent(I);
 
     MappedPointer Pointer;
     if (Type & kMapPtrAndObj) {
@@ -87,7 +86,7 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
       // unless it is a mapper's first component that rides on its parent.
       // A mapper's first component for a list item of its own does count:
       // re-mapping a present object through a mapper never re-copies it.
-      Req.UpdateRef = !(I == 0 && A.FirstRidesOnParent);
+      Req.UpdateRef = !A.ridesOnParent(I);
     }
 
     Req.HstBegin = HstBegin;
@@ -141,7 +140,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     FindRequest Req;
     Req.HstBegin = HstBegin;
     Req.Size = Size;
-    Req.UpdateRef = (!IsMember || (Type & kMapPtrAndObj)) && !(I == 0 && A.FirstRidesOnParent);
+    Req.UpdateRef = (!IsMember || (Type & kMapPtrAndObj)) && !A.ridesOnParent(I);
     Req.Hold = Type & kMapOmpxHold;
     Req.MustContain = !(Type & kMapImplicit);
     Req.ForceDelete = Type & kMapDelete;

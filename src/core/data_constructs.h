@@ -34,6 +34,9 @@ struct MapArgs {
   // item) then rides on that struct's reference count like any member, in
   // both phases, so the item's own members still see the struct as new.
   bool FirstRidesOnParent = false;
+
+  // Argument I is that first component.
+  bool ridesOnParent(int32_t I) const { return I == 0 && FirstRidesOnParent; }
 };
 
 Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async);
