@@ -62,13 +62,15 @@ INLINE uint32_t genericWorkerCount() { return hwBlockSize() > kWarpSize ? hwBloc
 // that nothing else can address) in a register across a call without
 // operands (bar.sync 0, or a function without arguments), not across a
 // barrier with operands: so SPMD code's barriers are bar.sync 0, and the
-// counted and warp barriers of SPMD paths are out-of-line functions without
-// arguments (partialTeamBarrier in state.cu, syncShuffleLanes in
-// reduction.cu), as LLVM 14's runtime's SPMD barrier is. clang puts a
+// counted and warp barriers of SPMD paths, and blockBarrier, which the
+// generic-mode branches of SPMD kernels still contain (the mode is a run-time
+// value), are out-of-line functions without arguments (blockBarrier and
+// partialTeamBarrier in state.cu, syncShuffleLanes in reduction.cu), as LLVM
+// 14's runtime's SPMD barrier is. clang puts a
 // firstprivate allocated with omp_const_mem_alloc in constant memory and
 // stores to it: unless the optimizer keeps its value in a register and drops
 // the store, ptxas rejects the kernel.
-INLINE void blockBarrier() { __nvvm_barrier_sync(0); }
+__attribute__((device, noinline)) void blockBarrier();
 INLINE void blockBarrierAligned() { __syncthreads(); }
 INLINE void teamBarrierCounted(uint32_t Threads) { __nvvm_barrier_sync_cnt(1, Threads); }
 INLINE void warpSync(uint32_t Mask) { __nvvm_bar_warp_sync(Mask); }

@@ -50,6 +50,8 @@ DEVICE void teamBarrier() {
     partialTeamBarrier();
 }
 
+__attribute__((device, noinline)) void blockBarrier() { __nvvm_barrier_sync(0); }
+
 __attribute__((device, noinline)) void partialTeamBarrier() {
   uint32_t N = threadState().TeamSize;
   if (N < kWarpSize)

@@ -30,8 +30,7 @@
 #       else BUNDLE/gpu-tests-<config>.log).
 #
 # Which tests run: a test is skipped when its source says `// GPU: skip`
-# (with LLVM 14's device runtime only, when it says `// GPU: devrtl-only`; at
-# -O2 only, when it says `// GPU: no-O2`), when
+# (with LLVM 14's device runtime only, when it says `// GPU: devrtl-only`), when
 # it REQUIRES a feature the GPU run cannot have (omptarget-plugin: our host
 # plugin; host-async; nvptx-compile: it builds its own nvptx binary), or when
 # it is on HOST_ONLY below (it pins the host plugin's 4 devices or its
@@ -126,10 +125,8 @@ build() {
     fi
     cp "$src" "$stage/src/$file"
     # `GPU: devrtl-only`: LLVM 14's device runtime cannot build it.
-    local devrtl_only=0 no_o2=0
+    local devrtl_only=0
     grep -q '// *GPU: *devrtl-only' "$src" && devrtl_only=1
-    # `GPU: no-O2`: not built at -O2 (the devrtl-O2 configuration skips it).
-    grep -q '// *GPU: *no-O2' "$src" && no_o2=1
     local multi=0
     # Heuristic: literal device numbers > 0, or loops over a fixed number of
     # devices (a loop up to omp_get_num_devices() runs on any machine, and
@@ -149,7 +146,6 @@ build() {
           %clang*)
             local variant flags variants="llvmrtl devrtl devrtl-O2"
             [ $devrtl_only = 1 ] && variants="devrtl devrtl-O2"
-            [ $no_o2 = 1 ] && variants=${variants% devrtl-O2}
             for variant in $variants; do
               case $variant in
                 llvmrtl) flags="" ;;
@@ -167,7 +163,7 @@ build() {
     done < <(sed -n 's|^ *// *RUN: *||p' "$src")
     if [ $ok = 1 ]; then
       built=$((built + 1)); rm -f "$out/$name.build.log"
-      echo "$name $file $multi$([ $devrtl_only = 1 ] && echo d)$([ $no_o2 = 1 ] && echo o) ${requires// /,}: ${unsupported// /,}" >> "$manifest"
+      echo "$name $file $multi$([ $devrtl_only = 1 ] && echo d) ${requires// /,}: ${unsupported// /,}" >> "$manifest"
     else
       broken=$((broken + 1)); echo "BUILD FAILED $name (see $out/$name.build.log)"
       echo "$name $file build-failed" >> "$manifest"
@@ -204,11 +200,6 @@ run_core() {  # DIR CONFIG LOG
     local requires=${features%%:*} unsupported=${features#*: }
     if [ "$core" = llvm ] && [[ ",$requires," == *",omptarget-core,"* ]]; then skip=$((skip + 1)); continue; fi
     if [ "$core" = llvm ] && [[ ",$unsupported," == *",interop,"* ]]; then skip=$((skip + 1)); continue; fi
-    if [[ $multi == *o ]]; then
-      # Not built at -O2.
-      [ "$bins" = "$dir/bin/devrtl-O2" ] && { skip=$((skip + 1)); continue; }
-      multi=${multi%o}
-    fi
     if [ "$multi" = 1d ] || [ "$multi" = 0d ]; then
       # Built with our device runtime only.
       [ "$bins" = "$dir/bin/llvmrtl" ] && { skip=$((skip + 1)); continue; }

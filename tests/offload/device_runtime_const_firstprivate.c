@@ -4,11 +4,9 @@
 // the kernel builds with either device runtime; at -O1 and up it builds only
 // if the optimizer keeps the value in a register and drops the store, since
 // ptxas rejects a store to constant memory ("State space incorrect for
-// instruction 'st'"). At -O2 our device runtime builds each of the three
-// constructs below in a file of its own (LLVM 14's fails the teams one) but
-// not all three in one file (docs/usage.md), so the GPU suite builds this
-// file at -O0 only.
-// GPU: no-O2
+// instruction 'st'"). With our device runtime all the constructs below build
+// at -O2 in one file (LLVM 14's fails the teams distribute parallel for one);
+// `target teams distribute` without `parallel` does not (docs/usage.md).
 // Each construct must see the firstprivate's value, and its own changes.
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
@@ -28,6 +26,7 @@ int main(void) {
   }
   // CHECK: target: 24
   printf("target: %d\n", r);
+  int target_ok = r == 24;
 
 #pragma omp target parallel for firstprivate(x) allocate(omp_const_mem_alloc : x) \
     uses_allocators(omp_const_mem_alloc) map(tofrom : out)
@@ -43,7 +42,29 @@ int main(void) {
   // CHECK: target teams distribute parallel for: 7999
   printf("target teams distribute parallel for: %ld\n", sum);
 
+#pragma omp target teams num_teams(1) firstprivate(x) allocate(omp_const_mem_alloc : x) \
+    uses_allocators(omp_const_mem_alloc) map(tofrom : r)
+  { r = x * 3; }
+  // CHECK: target teams: 21
+  printf("target teams: %d\n", r);
+  int teams_ok = r == 21;
+
+#pragma omp target parallel num_threads(1) firstprivate(x) allocate(omp_const_mem_alloc : x) \
+    uses_allocators(omp_const_mem_alloc) map(tofrom : r)
+  { r = x * 4; }
+  // CHECK: target parallel: 28
+  printf("target parallel: %d\n", r);
+  int parallel_ok = r == 28;
+
+#pragma omp target simd firstprivate(x) allocate(omp_const_mem_alloc : x) uses_allocators(omp_const_mem_alloc) \
+    map(tofrom : out)
+  for (int i = 0; i < N; i++) out[i] += x;
+  int simd_bad = 0;
+  for (int i = 0; i < N; i++) simd_bad += out[i] != 14 + i;
+  // CHECK: target simd: ok
+  printf("target simd: %s\n", simd_bad ? "WRONG" : "ok");
+
   // CHECK: host copy unchanged: 7
   printf("host copy unchanged: %d\n", x);
-  return bad != 0 || r != 24 || sum != 7999;
+  return !target_ok || bad != 0 || sum != 7999 || !teams_ok || !parallel_ok || simd_bad != 0 || x != 7;
 }

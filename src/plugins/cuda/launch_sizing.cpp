@@ -8,6 +8,9 @@ namespace omptarget::cuda {
 
 namespace {
 constexpr int32_t kDefaultSPMDThreads = 256;
+// A single-team region (`target parallel ...`, or num_teams(1)) gets LLVM
+// 14's 128: see launch_sizing.h for why.
+constexpr int32_t kDefaultSingleTeamThreads = 128;
 constexpr int32_t kDefaultGenericWorkers = 128;
 constexpr int64_t kTeamsPerSMWithoutTripCount = 4;
 }  // namespace
@@ -31,6 +34,8 @@ LaunchEnv LaunchEnv::fromEnvironment() {
   return E;
 }
 
+bool singleTeam(const LaunchRequest &R) { return !R.IsTeamRegion || R.NumTeams == 1; }
+
 LaunchConfig computeLaunch(const LaunchRequest &R, const LaunchEnv &Env, const DeviceLimits &Dev,
                            const OccupancyFn &Occupancy) {
   const bool Generic = R.Mode == ExecMode::Generic;
@@ -45,8 +50,10 @@ LaunchConfig computeLaunch(const LaunchRequest &R, const LaunchEnv &Env, const D
   int64_t Limit = R.ThreadLimit > 0 ? R.ThreadLimit : Env.TeamsThreadLimit;
   if (Limit > 0)
     Threads = Limit + (Generic ? Dev.WarpSize : 0);
+  else if (Generic)
+    Threads = kDefaultGenericWorkers + Dev.WarpSize;
   else
-    Threads = Generic ? kDefaultGenericWorkers + Dev.WarpSize : kDefaultSPMDThreads;
+    Threads = singleTeam(R) ? kDefaultSingleTeamThreads : kDefaultSPMDThreads;
   Threads = std::clamp<int64_t>(Threads, 1, MaxThreads);
 
   // Blocks.

@@ -9,6 +9,16 @@
 //   thread_limit clause, else OMP_TEAMS_THREAD_LIMIT, else the mode's default
 //   (256 for SPMD and Generic-SPMD kernels: full warps and 8 blocks of 256 fill
 //   an SM's 2048 threads; 128 workers for Generic kernels, as in LLVM 14).
+//   A single-team SPMD region (not a team region, or num_teams(1): clang 14
+//   lowers `target parallel ...` as one team) gets 128, LLVM 14's default.
+//   Measured on an H200: clang 14 compiles `target parallel loop` (with a
+//   warning) as `target parallel` whose every thread runs the whole loop; at
+//   128 threads (one warp per SM sub-partition, in lockstep) a 64-iteration
+//   `a[i] += 1` comes out right every time, as on LLVM 14, while at 256 the
+//   warps interleave and 8-28 of 64 elements came out wrong. The price is
+//   paid only by one-block regions, which use one SM of 132: a single-team
+//   `target parallel for` over 2^24 floats takes 63 ms at 128 threads (as on
+//   LLVM 14) against 32 ms at 256; num_threads() still picks any size.
 //   Generic kernels get one more warp for the team's main thread. Capped at
 //   the kernel's (and device's) maximum threads per block.
 // Blocks:
@@ -76,6 +86,9 @@ struct LaunchConfig {
 // Resident blocks per SM for a block size (the occupancy calculator); <= 0
 // when unknown.
 using OccupancyFn = std::function<int32_t(int32_t Threads)>;
+
+// The request runs as one team: no team region, or num_teams(1).
+bool singleTeam(const LaunchRequest &R);
 
 LaunchConfig computeLaunch(const LaunchRequest &R, const LaunchEnv &Env, const DeviceLimits &Dev,
                            const OccupancyFn &Occupancy);

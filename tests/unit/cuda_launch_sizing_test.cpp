@@ -1,0 +1,77 @@
+// The CUDA plugin's launch-sizing rules (src/plugins/cuda/launch_sizing.h):
+// pure arithmetic, checked here without a GPU.
+#include "launch_sizing.h"
+
+#include <gtest/gtest.h>
+
+using namespace omptarget::cuda;
+
+namespace {
+
+DeviceLimits h200() {
+  DeviceLimits D;
+  D.MaxThreadsPerBlock = 1024;
+  D.WarpSize = 32;
+  D.NumSMs = 132;
+  return D;
+}
+
+LaunchConfig launch(LaunchRequest R, LaunchEnv Env = {}, int32_t BlocksPerSM = 8) {
+  return computeLaunch(R, Env, h200(), [=](int32_t) { return BlocksPerSM; });
+}
+
+}  // namespace
+
+TEST(CudaLaunchSizing, SingleTeamSPMDRegionGetsLLVM14Default) {
+  // `target parallel for` as clang 14 emits it: a team region of one team.
+  LaunchConfig C = launch({ExecMode::SPMD, /*NumTeams=*/1, /*ThreadLimit=*/0, /*Trip=*/64, true});
+  EXPECT_EQ(C.Blocks, 1u);
+  EXPECT_EQ(C.Threads, 128u);
+  // Not a team region at all.
+  C = launch({ExecMode::SPMD, 0, 0, 0, false});
+  EXPECT_EQ(C.Blocks, 1u);
+  EXPECT_EQ(C.Threads, 128u);
+}
+
+TEST(CudaLaunchSizing, NumThreadsStillPicksSingleTeamSize) {
+  LaunchConfig C = launch({ExecMode::SPMD, 1, /*ThreadLimit=*/512, 1 << 20, true});
+  EXPECT_EQ(C.Blocks, 1u);
+  EXPECT_EQ(C.Threads, 512u);
+  LaunchEnv Env;
+  Env.TeamsThreadLimit = 64;
+  C = launch({ExecMode::SPMD, 1, 0, 1 << 20, true}, Env);
+  EXPECT_EQ(C.Threads, 64u);
+}
+
+TEST(CudaLaunchSizing, TeamsSPMDRegionKeeps256AndFillsDevice) {
+  LaunchConfig C = launch({ExecMode::SPMD, 0, 0, uint64_t{1} << 24, true});
+  EXPECT_EQ(C.Threads, 256u);
+  EXPECT_EQ(C.Blocks, 8u * 132u);  // occupancy cap
+  C = launch({ExecMode::SPMD, 0, 0, 1000, true});
+  EXPECT_EQ(C.Blocks, 4u);  // ceil(1000 / 256)
+  C = launch({ExecMode::SPMD, /*NumTeams=*/2, 0, 1000, true});
+  EXPECT_EQ(C.Threads, 256u);
+  EXPECT_EQ(C.Blocks, 2u);
+}
+
+TEST(CudaLaunchSizing, GenericAddsMainThreadWarp) {
+  LaunchConfig C = launch({ExecMode::Generic, 1, 0, 0, true});
+  EXPECT_EQ(C.Threads, 128u + 32u);
+  C = launch({ExecMode::Generic, 0, /*ThreadLimit=*/64, 10, true});
+  EXPECT_EQ(C.Threads, 96u);
+  EXPECT_EQ(C.Blocks, 10u);  // one block per distribute iteration
+}
+
+TEST(CudaLaunchSizing, PlainKernelRunsExactlyWhatIsAsked) {
+  LaunchConfig C = launch({ExecMode::Plain, 1, 1, 0, true});
+  EXPECT_EQ(C.Blocks, 1u);
+  EXPECT_EQ(C.Threads, 1u);
+}
+
+TEST(CudaLaunchSizing, LimitsCapShape) {
+  LaunchEnv Env;
+  Env.TeamLimit = 3;
+  LaunchConfig C = launch({ExecMode::SPMD, 100, /*ThreadLimit=*/4096, 0, true}, Env);
+  EXPECT_EQ(C.Blocks, 3u);
+  EXPECT_EQ(C.Threads, 1024u);
+}
