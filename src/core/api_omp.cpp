@@ -91,7 +91,7 @@ void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
     std::free(Ptr);
     return;
   }
-  if (Status S = R.devices().get(DeviceNum)->release(Ptr); !S)
+  if (Status S = R.devices().get(DeviceNum)->freeMemory(Ptr); !S)
     debug::error("%s: %s", Call, S.error().message().c_str());
 }
 

@@ -27,7 +27,13 @@ class AsyncInfo {
   AsyncInfo &operator=(const AsyncInfo &) = delete;
 
   Device &device() { return Device_; }
+  // The plugin's view, passed to its entries; the core itself asks
+  // hasQueue()/queue().
   __tgt_async_info *raw() { return &Raw_; }
+  // Whether the construct has queued work on the device yet (the plugin took
+  // a queue for it), and that queue.
+  bool hasQueue() const { return Raw_.Queue != nullptr; }
+  void *queue() const { return Raw_.Queue; }
 
   // Runs after the queue's work is complete, in registration order.
   void afterSync(InlineAction Action) { PostSync_.push(std::move(Action)); }

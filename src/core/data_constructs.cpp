@@ -144,14 +144,23 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     Req.Hold = Type & kMapOmpxHold;
     Req.MustContain = !(Type & kMapImplicit);
     Req.ForceDelete = Type & kMapDelete;
-    // Nothing queued yet (or nothing ever in flight) and no copy unless the
-    // entry goes: the reference can be dropped at once.
-    Req.DropNow = (!Async.raw()->Queue || D.completesSynchronously()) &&
-                  !((Type & kMapFrom) && (Type & kMapAlways));
-    Req.CopyIfLast = Type & kMapFrom;
-    // A synchronous device copies a small last `from` back at once, under
-    // the lookup's lock, instead of looking the entry up again to drop it.
-    if (D.completesSynchronously() && Size <= kSyncCopyUnderTableLockBytes) Req.CopyBackNow = &Async;
+    // Nothing of this construct can still be in flight when it queued no
+    // work yet or the device finishes every operation before returning:
+    // then restore and drop at once instead of after the synchronize.
+    const bool Settled = !Async.hasQueue() || D.completesSynchronously();
+    const bool From = Type & kMapFrom;
+    using DropWhen = FindRequest::DropWhen;
+    if (!Settled || (From && (Type & kMapAlways)))
+      Req.When = DropWhen::AfterSync;
+    else if (!From)
+      Req.When = DropWhen::Now;
+    else if (D.completesSynchronously() && Size <= kSyncCopyUnderTableLockBytes)
+      // A small last `from` is copied back at once, under the lookup's lock,
+      // instead of looking the entry up again to drop it.
+      Req.When = DropWhen::NowCopyingBackIfLast;
+    else
+      Req.When = DropWhen::NowUnlessLast;
+    Req.CopyBackOn = &Async;
     Req.Name = A.Names ? A.Names[I] : nullptr;
     FoundPointer Found = findMapping(D, Req);
     if (Found.DropError || Found.CopyError)
@@ -168,16 +177,13 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
       }
       continue;  // OpenMP 5.1: a list item that is not present is ignored on exit.
     }
-    bool From = Type & kMapFrom;
     bool Copied = false;
     if (From && (Found.IsLast || (Type & kMapAlways)) && !Found.IsHostPtr && !Found.Dropped) {
       if (Status S = copyToHost(D, HstBegin, Found.TgtPtr, Size, Req.Name, Async); !S) return S;
       Copied = true;
     }
-    // Nothing of this construct can still be in flight when it queued no
-    // work yet or the device finishes every operation before returning: then
-    // restore and drop at once instead of after the synchronize.
-    bool Settled = !Async.raw()->Queue || D.completesSynchronously();
+    // The copy just issued may have given the construct a queue.
+    const bool SettledNow = !Async.hasQueue() || D.completesSynchronously();
     if (Copied && D.mappings().hasShadows()) {
       // After the copy lands: put back host pointer values that the copy
       // overwrote with device addresses.
@@ -185,7 +191,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
         restoreShadows(D.mappings(), HstBegin, Size);
         return Status::success();
       };
-      if (Settled)
+      if (SettledNow)
         (void)Restore();
       else
         Async.afterSync(Restore);
@@ -200,7 +206,7 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
       Drop.ForceDelete = Req.ForceDelete;
       Drop.CopyBackIfLast = From;
       Drop.AlreadyCopied = Copied;
-      if (!Settled)
+      if (!SettledNow)
         Drops.push_back(Drop);
       else if (Status S = dropReference(D, Drop); !S)
         return S;

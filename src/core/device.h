@@ -1,12 +1,20 @@
 // One offload device: a plugin and the plugin's local device number, its
-// mapping table, and thin wrappers over the plugin's data and launch entries
-// (or its direct table, see plugin_abi.h) that turn OFFLOAD_FAIL into Errors
-// naming the call and values.
+// mapping table, and thin wrappers over the plugin's operations that turn
+// OFFLOAD_FAIL into Errors naming the call and values.
+//
+// Everything that depends on what kind of plugin serves the device is
+// decided once, at initialization, and then only read:
+// - the operations table (device_ops.h): allocate, free, submit, retrieve
+//   and launch are each one indirect call, whatever the plugin;
+// - the copy policy (CopyPolicy below): how copies into mapping entries are
+//   made visible to other threads (entry_copies.h implements it);
+// - whether the program requires unified shared memory.
 //
 // Thread safety: `InitMutex_` guards initialization and image loading; after
-// `isReady()` the device is used concurrently. Plugin calls are made without
-// core locks held, except allocation of a new map entry (table lock held so
-// that no other thread can map the same range twice).
+// `isReady()` the device is used concurrently and the members set at
+// initialization are immutable. Plugin calls are made without core locks
+// held, except allocation of a new map entry (table lock held so that no
+// other thread can map the same range twice).
 #pragma once
 
 #include <atomic>
@@ -14,6 +22,7 @@
 #include <mutex>
 #include <string>
 
+#include "device_ops.h"
 #include "error.h"
 #include "mapping_table.h"
 #include "plugin.h"
@@ -21,6 +30,25 @@
 namespace omptarget::core {
 
 class AsyncInfo;
+
+// How a device's copies into mapping entries are ordered before other
+// constructs' use of those entries (the rules are in entry_copies.h).
+enum class CopyPolicy : uint8_t {
+  // Every operation is complete when the enqueueing call returns
+  // (completes_synchronously): no events, no waits, no synchronize.
+  Immediate,
+  // Queued; after a copy into an entry its event is recorded on the issuing
+  // queue, and a construct that reuses the entry waits for that event.
+  RecordEvent,
+  // Queued on queues that persist (queues_persist): the event is recorded on
+  // the issuing queue only when a reusing construct needs it.
+  RecordWhenNeeded,
+  // Queued, without events (LLVM 14's plugins; ours without event entries):
+  // a copy into an entry is finished, by synchronizing its queue, before
+  // other threads may use the entry.
+  FinishUnderEntryLock,
+};
+const char *copyPolicyName(CopyPolicy P);
 
 class Device {
  public:
@@ -35,8 +63,9 @@ class Device {
   // Serializes initialization and image loading.
   std::mutex &initMutex() { return InitMutex_; }
   bool isReady() const { return Ready_.load(std::memory_order_acquire); }
-  // Calls the plugin's init_device once; requires initMutex().
-  Status initializeLocked();
+  // Calls the plugin's init_device once and decides what depends on the
+  // plugin (see the top of this file); requires initMutex().
+  Status initializeLocked(bool RequiresUnifiedSharedMemory);
   // Marks the device ready at image generation `Generation`.
   void markReady(uint64_t Generation) {
     LoadedGeneration_.store(Generation, std::memory_order_release);
@@ -44,8 +73,17 @@ class Device {
   }
   uint64_t loadedGeneration() const { return LoadedGeneration_.load(std::memory_order_acquire); }
 
+  // The device's copy policy, and the questions the core asks of it.
+  CopyPolicy copyPolicy() const { return CopyPolicy_; }
+  // Finishes every operation before the enqueueing call returns.
+  bool completesSynchronously() const { return CopyPolicy_ == CopyPolicy::Immediate; }
+  // The program requires unified shared memory: an unmapped host address is
+  // used as is on this device (unless a map says `close`).
+  bool unifiedSharedMemory() const { return UnifiedSharedMemory_; }
+
   Expected<void *> allocate(int64_t Size, void *HstPtr, int32_t Kind);
-  Status release(void *TgtPtr);
+  // Frees device memory that allocate returned.
+  Status freeMemory(void *TgtPtr);
   Status submit(void *TgtPtr, void *HstPtr, int64_t Size, AsyncInfo &Async);
   Status retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Async);
   // Writes the pointer value `Value` to device address `TgtAddr` on the
@@ -70,23 +108,6 @@ class Device {
   // Requires an initialized device.
   bool canAccess(const void *Ptr, size_t Size);
 
-  // Entry events. Require the entry's TransferMutex.
-  bool hasEvents() const { return Plugin_.hasEvents(); }
-  // The plugin finishes every operation before the enqueueing call returns
-  // (asked once, at initialization): no events or waits are needed.
-  bool completesSynchronously() const { return CompletesSynchronously_; }
-  // The plugin's queues persist and take event records from any thread
-  // (queues_persist): an entry's event is recorded on the issuing queue only
-  // when a reusing construct needs it (asked once, at initialization).
-  bool queuesPersist() const { return QueuesPersist_; }
-  // After issuing a copy into E on Async's queue: makes the copy waitable
-  // (records E's event, or remembers the queue when queues persist) and marks
-  // it in flight until Async's synchronize.
-  Status markCopyInFlight(MapEntry &E, AsyncInfo &Async);
-  // Orders Async's later work after E's in-flight copy.
-  Status waitEntryCopy(MapEntry &E, AsyncInfo &Async);
-  void destroyEvent(void *Event);
-
  private:
   const int32_t Id_;
   Plugin &Plugin_;
@@ -96,12 +117,11 @@ class Device {
   bool Initialized_ = false;  // guarded by InitMutex_
   std::once_flag UidOnce_;
   std::string Uid_;  // written once, under UidOnce_
-  bool CompletesSynchronously_ = false;  // set once before the device is ready
-  bool QueuesPersist_ = false;           // likewise
-  // The plugin's direct table (direct_device), all null when the plugin has
-  // none or OMPTARGET_PLUGIN_DIRECT_CALLS=0; set once before the device is
-  // ready. Each wrapper below calls it instead of the entry when set.
-  __tgt_direct_device Direct_{};
+  // Set once in initializeLocked, before the device is ready.
+  CopyPolicy CopyPolicy_ = CopyPolicy::FinishUnderEntryLock;
+  bool UnifiedSharedMemory_ = false;
+  EntryPointHandle EntryPoints_;  // the adapters' handle (device_ops.h)
+  __tgt_direct_device Ops_{};
   std::atomic<bool> Ready_{false};
   std::atomic<uint64_t> LoadedGeneration_{0};
 };

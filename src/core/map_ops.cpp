@@ -3,8 +3,8 @@
 #include <cinttypes>
 
 #include "debug.h"
+#include "entry_copies.h"
 #include "info.h"
-#include "runtime.h"
 
 namespace omptarget::core {
 
@@ -13,14 +13,52 @@ std::string nameOf(map_var_info_t Name) { return info::varName(Name); }
 
 }  // namespace
 
+namespace {
+
+[[gnu::cold]] void reportExisting(Device &D, const MapRequest &Req, const MapEntry &E, void *Tgt,
+                                  const char *Action) {
+  info::print(D.id(),
+              "Mapping exists%s with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+              ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s, Name=%s",
+              Req.Implicit ? " (implicit)" : "", OMPT_PTR(Req.HstBegin), OMPT_PTR(Tgt), Req.Size,
+              E.refToString(false).c_str(), Req.Hold ? "" : Action, E.refToString(true).c_str(),
+              Req.Hold ? Action : "", nameOf(Req.Name).c_str());
+}
+
+[[gnu::cold]] void reportCreated(Device &D, const MapRequest &Req, const MapEntry &E, void *Tgt) {
+  info::print(D.id(),
+              "Creating new map entry with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
+              ", Size=%" PRId64 ", DynRefCount=%s, HoldRefCount=%s, Name=%s",
+              OMPT_PTR(Req.HstBegin), OMPT_PTR(Tgt), Req.Size, E.refToString(false).c_str(),
+              E.refToString(true).c_str(), nameOf(Req.Name).c_str());
+}
+
+void reportMissingPresent(uintptr_t Begin, int64_t Size) {
+  debug::message("device mapping required by 'present' map type modifier does not exist for "
+                 "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+                 Begin, Size);
+}
+
+// Gives back the reference a failed mapHostRange took (removing an entry it
+// created, and its memory). Without the entry lock: the table lock comes
+// first.
+void undoReference(Device &D, const MapRequest &Req) {
+  if (Status S = dropUnusedReference(D, Req.HstBegin, Req.Size, Req.Hold); !S)
+    debug::error("%s", S.error().message().c_str());
+}
+
+}  // namespace
+
 Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo &Async) {
   MappedPointer Result;
-  bool Created = false;
   auto Begin = reinterpret_cast<uintptr_t>(Req.HstBegin);
   MappingTable &T = D.mappings();
-  std::unique_lock TableLock(T.Mutex);
+  TableLock Lock(T.Mutex);
   LookupResult LR = T.lookup(Begin, Req.Size);
 
+  // Which entry: an existing one that holds the range (an implicit map may
+  // also take one it only overlaps), or a new one.
+  bool Created = false;
   if (LR.IsContained || ((LR.ExtendsBefore || LR.ExtendsAfter) && Req.Implicit)) {
     MapEntry &E = *LR.Entry;
     const char *Action;
@@ -34,25 +72,16 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     }
     Result.Entry = &E;
     Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
-    if (info::enabled(abi::kInfoMappingExists))
-      info::print(D.id(),
-                  "Mapping exists%s with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
-                  ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s, Name=%s",
-                  Req.Implicit ? " (implicit)" : "", Begin, OMPT_PTR(Result.TgtPtr), Req.Size,
-                  E.refToString(false).c_str(), Req.Hold ? "" : Action,
-                  E.refToString(true).c_str(), Req.Hold ? Action : "", nameOf(Req.Name).c_str());
+    if (info::enabled(abi::kInfoMappingExists)) reportExisting(D, Req, E, Result.TgtPtr, Action);
   } else if (LR.ExtendsBefore || LR.ExtendsAfter) {
     const MapEntry &E = *LR.Entry;
     debug::message("explicit extension not allowed: host address specified is " OMPT_PTR_FMT
                    " (%" PRId64 " bytes), but device allocation maps to host at " OMPT_PTR_FMT
                    " (%" PRId64 " bytes)",
                    Begin, Req.Size, E.HstBegin, E.size());
-    if (Req.Present)
-      debug::message("device mapping required by 'present' map type modifier does not exist for "
-                     "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
-                     Begin, Req.Size);
+    if (Req.Present) reportMissingPresent(Begin, Req.Size);
     return makeError("mapping %s failed: it extends an existing mapping", nameOf(Req.Name).c_str());
-  } else if (Runtime::get().unifiedSharedMemory() && !Req.Close) {
+  } else if (D.unifiedSharedMemory() && !Req.Close) {
     // Unified shared memory: the device uses the host address directly.
     if (Req.Size) {
       Result.IsHostPtr = true;
@@ -60,9 +89,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     }
     return Result;
   } else if (Req.Present) {
-    debug::message("device mapping required by 'present' map type modifier does not exist for "
-                   "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
-                   Begin, Req.Size);
+    reportMissingPresent(Begin, Req.Size);
     return makeError("'present' map type modifier");
   } else if (Req.Size) {
     auto Tgt = D.allocate(Req.Size, Req.HstBegin, abi::kAllocDefault);
@@ -73,99 +100,36 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     Created = true;
     Result.Entry = &E;
     Result.TgtPtr = *Tgt;
-    if (info::enabled(abi::kInfoMappingChanged))
-      info::print(D.id(),
-                  "Creating new map entry with HstPtrBegin=" OMPT_PTR_FMT
-                  ", TgtPtrBegin=" OMPT_PTR_FMT ", Size=%" PRId64
-                  ", DynRefCount=%s, HoldRefCount=%s, Name=%s",
-                  Begin, OMPT_PTR(*Tgt), Req.Size, E.refToString(false).c_str(),
-                  E.refToString(true).c_str(), nameOf(Req.Name).c_str());
+    if (info::enabled(abi::kInfoMappingChanged)) reportCreated(D, Req, E, *Tgt);
   } else {
     // Size 0 and not mapped: nothing to do (a zero-length section).
     return Result;
   }
 
+  // The data: a new entry's (or an `always` map's) copy, else a wait for the
+  // copy that filled the entry, if it may still be in flight.
   MapEntry &E = *Result.Entry;
-  if (Req.To && (Result.IsNew || Req.Always)) {
-    // Never leave an entry that claims data which did not arrive: undo the
-    // reference this call took (removing a new entry and its memory).
-    auto Undo = [&] {
-      if (Created || Req.UpdateRef)
-        if (Status S = releaseMapping(D, Req.HstBegin, Req.Size, Req.Hold); !S)
-          debug::error("%s", S.error().message().c_str());
-    };
-    auto Report = [&] {
-      if (info::enabled(abi::kInfoDataTransfer))
-        info::print(D.id(),
-                    "Copying data from host to device, HstPtr=" OMPT_PTR_FMT ", TgtPtr=" OMPT_PTR_FMT
-                    ", Size=%" PRId64 ", Name=%s",
-                    Begin, OMPT_PTR(Result.TgtPtr), Req.Size, nameOf(Req.Name).c_str());
-    };
-    // (An `always` copy into an entry that another thread is still filling
-    // outside the table lock, a large copy, waits for it the usual way.)
-    if (D.completesSynchronously() && Req.Size <= kSyncCopyUnderTableLockBytes &&
-        !E.TransferBusy.load(std::memory_order_acquire)) {
-      // A synchronous device's small copy is complete before the table lock
-      // is released, so no other thread can find the entry without its data:
-      // no entry lock, nothing in flight, nothing to roll back later.
-      Report();
-      Status Copied = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async);
-      TableLock.unlock();
-      if (!Copied) {
-        Undo();
-        return Copied.takeError();
-      }
-      return Result;
-    }
-    // Issue the copy holding the entry's lock so a thread that finds the
-    // entry in the meantime waits for the data.
-    std::unique_lock EntryLock(E.TransferMutex);
-    E.TransferBusy.store(true, std::memory_order_relaxed);
-    TableLock.unlock();
-    Report();
-    Status Copied = D.submit(Result.TgtPtr, Req.HstBegin, Req.Size, Async);
-    // Others may use the entry once the copy is ordered before their work:
-    // make it waitable (an event on this queue, recorded now or when someone
-    // needs it), or, for plugins without events, finish it under the lock.
-    if (Copied && !D.completesSynchronously())
-      Copied = D.hasEvents() ? D.markCopyInFlight(E, Async) : D.synchronize(*Async.raw());
-    E.TransferBusy.store(false, std::memory_order_release);
-    if (!Copied) {
-      EntryLock.unlock();
-      // Whatever was queued must finish before the storage can go.
-      if (Status Drain = D.synchronize(*Async.raw()); !Drain)
-        debug::error("%s", Drain.error().message().c_str());
-      Undo();
-      return Copied.takeError();
-    }
-    // If the queued copy fails later, the construct's synchronize drops the
-    // entry it created rather than leave it claiming data that never arrived.
-    if (Created && Async.rollbackEnabled()) {
-      void *HstBegin = Req.HstBegin;
-      int64_t Size = Req.Size;
-      bool Hold = Req.Hold;
-      Async.onFailure([&D, HstBegin, Size, Hold] { return releaseMapping(D, HstBegin, Size, Hold); });
-    }
-  } else {
-    bool Busy = E.TransferBusy.load(std::memory_order_acquire) ||
-                E.CopyInFlight.load(std::memory_order_acquire);
-    TableLock.unlock();
-    if (!Busy) return Result;
-    // The copy that filled the entry has at least been issued once its lock
-    // is free; a device-side wait orders this construct after it.
-    Status Waited;
-    {
-      std::lock_guard Wait(E.TransferMutex);
-      if (E.CopyInFlight.load(std::memory_order_acquire)) Waited = D.waitEntryCopy(E, Async);
-    }
-    if (!Waited) {
-      // Give back the reference this call took (without the entry lock: the
-      // table lock is always taken first).
-      if (Req.UpdateRef)
-        if (Status Undo = releaseMapping(D, Req.HstBegin, Req.Size, Req.Hold); !Undo)
-          debug::error("%s", Undo.error().message().c_str());
+  if (!Req.To || !(Result.IsNew || Req.Always)) {
+    if (Status Waited = waitForEntryData(D, E, Lock, Async); !Waited) {
+      if (Req.UpdateRef) undoReference(D, Req);
       return Waited.takeError();
     }
+    return Result;
+  }
+  EntryCopy Copy{Result.TgtPtr, Req.HstBegin, Req.Size, Req.Name};
+  if (Status Copied = copyIntoEntry(D, E, Lock, Copy, Async); !Copied) {
+    // Never leave an entry that claims data which did not arrive.
+    if (Created || Req.UpdateRef) undoReference(D, Req);
+    return Copied.takeError();
+  }
+  // If the queued copy fails later, the construct's synchronize drops the
+  // entry it created rather than leave it claiming data that never arrived.
+  // (An Immediate device's copies cannot fail later.)
+  if (Created && Async.rollbackEnabled() && !D.completesSynchronously()) {
+    void *HstBegin = Req.HstBegin;
+    int64_t Size = Req.Size;
+    bool Hold = Req.Hold;
+    Async.onFailure([&D, HstBegin, Size, Hold] { return dropUnusedReference(D, HstBegin, Size, Hold); });
   }
   return Result;
 }
@@ -192,36 +156,34 @@ Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) {
   return R;
 }
 
-// The `from` copy of a range whose last reference goes (T.Mutex held, the
-// entry still linked), complete when this returns: nobody can map the range
-// anew, and read the host memory, until the data is back. Issued on Sync,
-// an AsyncInfo of a device that completes synchronously, or else on one of
-// its own that it synchronizes.
-Status copyBackLocked(Device &D, const MapEntry &E, void *HstBegin, int64_t Size,
-                      map_var_info_t Name, AsyncInfo *Sync = nullptr) {
-  void *Tgt = reinterpret_cast<void *>(E.TgtBegin + (reinterpret_cast<uintptr_t>(HstBegin) - E.HstBegin));
-  if (Sync) return copyToHost(D, HstBegin, Tgt, Size, Name, *Sync);
-  AsyncInfo Async(D);
-  Status Result = copyToHost(D, HstBegin, Tgt, Size, Name, Async);
-  if (Status S = Async.synchronize(); !S && Result) Result = std::move(S);
-  return Result;
-}
-
 Status finishRemoval(Device &D, const Removal &R) {
   MappingTable &T = D.mappings();
   // Pointers attached inside the freed storage are forgotten with it.
   if (T.hasShadows()) T.forEachShadow(R.HstBegin, R.HstEnd, true, [](void **, const ShadowPointer &) {});
-  if (R.Event) D.destroyEvent(R.Event);
-  return D.release(R.Tgt);
+  destroyEntryEvent(D, R.Event);
+  return D.freeMemory(R.Tgt);
+}
+
+// Does findMapping drop the construct's reference itself (FindRequest::When)?
+bool dropsNow(FindRequest::DropWhen When, bool IsLast) {
+  switch (When) {
+    case FindRequest::DropWhen::AfterSync: return false;
+    case FindRequest::DropWhen::Now: return true;
+    case FindRequest::DropWhen::NowUnlessLast: return !IsLast;
+    case FindRequest::DropWhen::NowCopyingBackIfLast: return true;
+  }
+  return false;
+}
+
+// The messages stay LLVM 14's: a surviving entry is "decremented", the last
+// reference a "deferred final decrement" (then it goes).
+const char *exitAction(const FindRequest &Req, bool DropsNow, bool IsLast) {
+  if (!Req.UpdateRef) return " (update suppressed)";
+  if (DropsNow && !IsLast) return Req.ForceDelete ? " (reset, decremented)" : " (decremented)";
+  if (Req.ForceDelete) return " (reset, deferred final decrement)";
+  return IsLast ? " (deferred final decrement)" : " (deferred decrement)";
 }
 }  // namespace
-
-void reportCopyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name) {
-  info::print(D.id(),
-              "Copying data from device to host, TgtPtr=" OMPT_PTR_FMT ", HstPtr=" OMPT_PTR_FMT
-              ", Size=%" PRId64 ", Name=%s",
-              OMPT_PTR(Tgt), OMPT_PTR(HstBegin), Size, nameOf(Name).c_str());
-}
 
 void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size) {
   auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
@@ -235,56 +197,49 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
   MappingTable &T = D.mappings();
   Removal Removed;
   {
-    std::lock_guard TableLock(T.Mutex);
+    std::lock_guard Lock(T.Mutex);
     LookupResult LR = T.lookup(Begin, Req.Size);
     if (LR.IsContained || (!Req.MustContain && (LR.ExtendsBefore || LR.ExtendsAfter))) {
       MapEntry &E = *LR.Entry;
-      // Normally only a prediction: the construct drops its reference after
-      // its own synchronize (dropReference), so its queued work never
-      // outlives the storage it uses. Whoever then brings the count to zero
-      // frees.
+      // Whether dropping the reference would remove the entry; the drop
+      // itself normally waits for the construct's synchronize
+      // (dropReference), so its queued work never outlives the storage it
+      // uses.
       Result.IsLast = E.decShouldRemove(Req.Hold, Req.ForceDelete);
       Result.TgtPtr = reinterpret_cast<void *>(E.TgtBegin + (Begin - E.HstBegin));
-      const char *Action = " (update suppressed)";
-      // DropNow: what dropReference would do, minus a second lookup. The
-      // messages stay LLVM 14's: a surviving entry is "decremented", the
-      // last reference a "deferred final decrement" (then it goes).
-      bool DropNow = Req.UpdateRef && Req.DropNow &&
-                     !(Result.IsLast && Req.CopyIfLast && !Req.CopyBackNow);
-      if (DropNow && !Result.IsLast) {
+      const bool DropsNow = Req.UpdateRef && dropsNow(Req.When, Result.IsLast);
+      if (DropsNow && !Result.IsLast) {
         E.dropRef(Req.Hold, Req.ForceDelete);
         Result.Dropped = true;
-        Action = Req.ForceDelete ? " (reset, decremented)" : " (decremented)";
-      } else if (Req.UpdateRef) {
-        if (Req.ForceDelete)
-          Action = " (reset, deferred final decrement)";
-        else
-          Action = Result.IsLast ? " (deferred final decrement)" : " (deferred decrement)";
       }
-      if (info::enabled(abi::kInfoMappingExists))
+      if (info::enabled(abi::kInfoMappingExists)) {
+        const char *Action = exitAction(Req, DropsNow, Result.IsLast);
         info::print(D.id(),
                     "Mapping exists with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
                     ", Size=%" PRId64 ", DynRefCount=%s%s, HoldRefCount=%s%s",
                     Begin, OMPT_PTR(Result.TgtPtr), Req.Size, E.refToString(false).c_str(),
                     Req.Hold ? "" : Action, E.refToString(true).c_str(), Req.Hold ? Action : "");
-      bool Drop = DropNow && Result.IsLast;
-      if (Drop && Req.CopyIfLast) {
-        if (Status S = copyBackLocked(D, E, Req.HstBegin, Req.Size, Req.Name, Req.CopyBackNow); !S) {
-          // The entry keeps its last reference: data is never dropped
-          // unseen, and a later exit can retry the copy.
-          debug::error("%s", S.error().message().c_str());
-          Result.CopyError = true;
-          Drop = false;
-        } else {
-          Result.CopiedBack = true;
+      }
+      if (DropsNow && Result.IsLast) {
+        bool Drop = true;
+        if (Req.When == FindRequest::DropWhen::NowCopyingBackIfLast) {
+          if (Status S = copyBackLeavingEntry(D, E, Req.HstBegin, Req.Size, Req.Name, Req.CopyBackOn); !S) {
+            // The entry keeps its last reference: data is never dropped
+            // unseen, and a later exit can retry the copy.
+            debug::error("%s", S.error().message().c_str());
+            Result.CopyError = true;
+            Drop = false;
+          } else {
+            Result.CopiedBack = true;
+          }
+        }
+        if (Drop) {
+          E.dropRef(Req.Hold, Req.ForceDelete);
+          Result.Dropped = true;
+          if (E.totalRef() == 0) Removed = unlinkLocked(D, T, E);
         }
       }
-      if (Drop) {
-        E.dropRef(Req.Hold, Req.ForceDelete);
-        Result.Dropped = true;
-        if (E.totalRef() == 0) Removed = unlinkLocked(D, T, E);
-      }
-    } else if (Runtime::get().unifiedSharedMemory()) {
+    } else if (D.unifiedSharedMemory()) {
       Result.IsHostPtr = true;
       Result.TgtPtr = Req.HstBegin;
     }
@@ -299,7 +254,7 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
   return Result;
 }
 
-Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold) {
+Status dropUnusedReference(Device &D, void *HstBegin, int64_t Size, bool Hold) {
   DropRequest R;
   R.HstBegin = HstBegin;
   R.Size = Size;
@@ -314,7 +269,7 @@ Status dropReference(Device &D, const DropRequest &R) {
   Status Result;
   bool CopiedBack = false;
   {
-    std::lock_guard TableLock(T.Mutex);
+    std::lock_guard Lock(T.Mutex);
     LookupResult LR = T.lookup(Begin, R.Size);
     if (!LR.found())
       return makeError("device %d: section to delete (host address " OMPT_PTR_FMT
@@ -327,7 +282,7 @@ Status dropReference(Device &D, const DropRequest &R) {
       // Another construct dropped its reference first, so this one turned
       // out to be the last: its `from` copy happens now. Rare, so holding
       // the lock is fine.
-      Result = copyBackLocked(D, E, R.HstBegin, R.Size, nullptr);
+      Result = copyBackLeavingEntry(D, E, R.HstBegin, R.Size, nullptr);
       CopiedBack = true;
     }
     Removed = unlinkLocked(D, T, E);

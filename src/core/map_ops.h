@@ -1,23 +1,24 @@
-// Entry-level mapping operations on one device: map a host range (creating
-// or reusing an entry, issuing its H2D copy), find a mapped range for unmap
-// or lookup, and drop a reference (freeing the entry at zero).
+// Entry-level mapping operations on one device, the OpenMP rules of map
+// clauses: map a host range (find or create its entry, take a reference,
+// present / always / close / unified shared memory), find a mapped range for
+// an exit or a lookup (predict or drop its reference), and drop a reference
+// (removing the entry at zero). The copies into and out of entries, and the
+// waits for other constructs' copies, are entry_copies.h's.
+//
+// Locks: each call takes the device's table lock (MappingTable::Mutex) once;
+// entry_copies.h says what happens to it during a copy. No call returns with
+// a lock held.
 #pragma once
 
 #include <cstdint>
 
 #include "async_info.h"
-#include "info.h"
 #include "device.h"
+#include "entry_copies.h"
 #include "error.h"
+#include "info.h"
 
 namespace omptarget::core {
-
-// On a device that completes every operation before returning, copies of at
-// most this many bytes into a new entry (mapHostRange) and back from a
-// leaving one (dataEnd) are done under the mapping table's lock: no other
-// thread can find the entry while its data is in transit, so no entry lock
-// or in-flight state is needed.
-constexpr int64_t kSyncCopyUnderTableLockBytes = 64 * 1024;
 
 struct MapRequest {
   void *HstBegin = nullptr;
@@ -47,35 +48,44 @@ struct FoundPointer {
   void *TgtPtr = nullptr;
   bool IsLast = false;
   bool IsHostPtr = false;
-  bool Dropped = false;     // DropNow applied: the reference is gone
+  bool Dropped = false;     // the reference was dropped here (DropWhen)
   bool DropError = false;   // and freeing the entry it removed failed (reported)
-  bool CopiedBack = false;  // CopyBackNow applied: the data is back on the host
+  bool CopiedBack = false;  // NowCopyingBackIfLast copied: the data is back
   bool CopyError = false;   // that copy failed (reported): nothing was dropped
 };
 
 struct FindRequest {
   void *HstBegin = nullptr;
   int64_t Size = 0;
-  bool UpdateRef = false;
+  bool UpdateRef = false;  // the exit drops one of the construct's references
   bool Hold = false;
   bool MustContain = false;
   bool ForceDelete = false;
-  // The caller has queued nothing that uses the entry: drop the reference
-  // now, under the same lock, instead of in a later dropReference, unless
-  // the entry would go and CopyIfLast asks for its data first. An entry
-  // that goes is removed and freed here.
-  bool DropNow = false;
-  bool CopyIfLast = false;  // `from`: the last reference copies back
-  // With DropNow and CopyIfLast: when the entry goes, copy it back here, on
-  // this AsyncInfo of a device that completes synchronously, under the lock,
-  // and remove it (small sizes: the copy is a short memcpy).
-  AsyncInfo *CopyBackNow = nullptr;
-  map_var_info_t Name = nullptr;  // for the copy's info line
+  // When that reference is dropped. Dropping it here, under the lookup's
+  // lock, saves a second lookup; the caller may allow it only when it has
+  // queued nothing that uses the entry.
+  enum class DropWhen : uint8_t {
+    // After the construct's synchronize (the caller's dropReference); here
+    // the counts are left alone and IsLast is a prediction.
+    AfterSync,
+    // Now; an entry that goes is removed and freed here (no `from`).
+    Now,
+    // Now, unless it is the last (the entry's `from` data must first be
+    // copied back on the construct's queue: then AfterSync).
+    NowUnlessLast,
+    // Now; when it is the last, the `from` data is first copied back here,
+    // on CopyBackOn (an AsyncInfo of an Immediate device: a short memcpy),
+    // and the entry removed.
+    NowCopyingBackIfLast,
+  };
+  DropWhen When = DropWhen::AfterSync;
+  AsyncInfo *CopyBackOn = nullptr;  // with NowCopyingBackIfLast
+  map_var_info_t Name = nullptr;    // for the copy's info line
 };
 
 // getTgtPtrBegin: finds the mapping and predicts whether dropping a
 // reference would remove it; counts are left alone (dropReference changes
-// them after the construct synchronized) unless DropNow applies.
+// them after the construct synchronized) unless Req.When says now.
 // TgtPtr is null when not mapped.
 FoundPointer findMapping(Device &D, const FindRequest &Req);
 
@@ -92,19 +102,10 @@ struct DropRequest {
 // construct synchronized); at zero the entry goes: copy back if asked and not
 // yet done, forget its shadow pointers, free its event and device memory.
 Status dropReference(Device &D, const DropRequest &R);
-// dropReference with no copy-back (undoing a reference just taken).
-Status releaseMapping(Device &D, void *HstBegin, int64_t Size, bool Hold);
-
-// The device-to-host copy of a mapped range on Async, with its
-// LIBOMPTARGET_INFO line ("Copying data from device to host ..."). Inline:
-// it is on every construct's path; the line is printed out of line.
-[[gnu::cold]] void reportCopyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size,
-                                    map_var_info_t Name);
-inline Status copyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name,
-                         AsyncInfo &Async) {
-  if (info::enabled(abi::kInfoDataTransfer)) reportCopyToHost(D, HstBegin, Tgt, Size, Name);
-  return D.retrieve(HstBegin, Tgt, Size, Async);
-}
+// dropReference with no copy-back: gives back a reference that was taken
+// but whose data was never used (undoing a failed map, or an entry whose
+// copy failed).
+Status dropUnusedReference(Device &D, void *HstBegin, int64_t Size, bool Hold);
 
 // After a copy back into [HstBegin, +Size): puts back the host pointer
 // values that the copy overwrote with device addresses (shadow pointers).

@@ -197,7 +197,7 @@ Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
   uint64_t Generation = Images_.generation();
   if (D->isReady() && D->loadedGeneration() == Generation) return D;
   std::lock_guard<std::mutex> Lock(D->initMutex());
-  if (Status S = D->initializeLocked(); !S)
+  if (Status S = D->initializeLocked(unifiedSharedMemory()); !S)
     return makeError("%s: %s", Call, S.error().message().c_str());
   if (Status S = Images_.loadPendingImages(*D); !S)
     return makeError("%s: %s", Call, S.error().message().c_str());

@@ -62,7 +62,7 @@ class PrivateArguments {
     if (!Tgt) return Tgt.takeError();
     Owned_.push_back(*Tgt);
     for (auto &[Slot, Offset] : Pending_) KernelArgs[Slot] = static_cast<char *>(*Tgt) + Offset;
-    // Packed_ lives until release(), which runs after the final synchronize.
+    // Packed_ lives until freeDeviceCopies(), which runs after the final synchronize.
     return D_.submit(*Tgt, Packed_.data(), static_cast<int64_t>(Packed_.size()), Async_);
   }
 
@@ -75,10 +75,10 @@ class PrivateArguments {
     return nullptr;
   }
 
-  Status release() {
+  Status freeDeviceCopies() {
     Status Result;
     for (void *Ptr : Owned_)
-      if (Status S = D_.release(Ptr); !S && Result) Result = std::move(S);
+      if (Status S = D_.freeMemory(Ptr); !S && Result) Result = std::move(S);
     Owned_.clear();
     return Result;
   }
@@ -133,14 +133,14 @@ Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I,
 // A failed region gives back the references its arguments took, copying
 // nothing back, then finishes (one synchronize) with the original error.
 template <typename FinishFn>
-Status releaseWithoutCopyBack(Device &D, const MapArgs &A, AsyncInfo &Async, FinishFn &Finish,
-                              Status Failure) {
+Status dropReferencesWithoutCopyBack(Device &D, const MapArgs &A, AsyncInfo &Async,
+                                     FinishFn &Finish, Status Failure) {
   std::vector<int64_t> NoCopyBack(A.Types, A.Types + A.Num);
   for (int64_t &T : NoCopyBack) T &= ~static_cast<int64_t>(kMapFrom);
-  MapArgs Release = A;
-  Release.Types = NoCopyBack.data();
-  Release.Progress = nullptr;
-  if (Status E = dataEnd(D, Release, Async); !E)
+  MapArgs Drop = A;
+  Drop.Types = NoCopyBack.data();
+  Drop.Progress = nullptr;
+  if (Status E = dataEnd(D, Drop, Async); !E)
     debug::error("releasing the mappings of a failed target region: %s", E.error().message().c_str());
   return Finish(std::move(Failure));
 }
@@ -164,7 +164,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   // Every exit synchronizes once, then frees the private copies.
   auto Finish = [&](Status S) -> Status {
     Status Sync = Async.synchronize();
-    Status Freed = Privates ? Privates->release() : Status::success();
+    Status Freed = Privates ? Privates->freeDeviceCopies() : Status::success();
     if (!S) return S;
     return !Sync ? std::move(Sync) : std::move(Freed);
   };
@@ -179,12 +179,12 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
     // Give back the references of the arguments mapped before the failure.
     MapArgs Done = A;
     Done.Num = Mapped;
-    return releaseWithoutCopyBack(D, Done, Async, Finish, std::move(S));
+    return dropReferencesWithoutCopyBack(D, Done, Async, Finish, std::move(S));
   }
   // After a failure past this point the region still drops the references
   // it took, without copying anything back: no entry outlives a failed region.
   auto Abandon = [&](Status S) -> Status {
-    return releaseWithoutCopyBack(D, A, Async, Finish, std::move(S));
+    return dropReferencesWithoutCopyBack(D, A, Async, Finish, std::move(S));
   };
   for (int32_t I = 0; I < A.Num; ++I) {
     int64_t Type = A.Types[I];

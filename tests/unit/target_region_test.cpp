@@ -277,7 +277,7 @@ TEST_P(TargetTest, QueueDoneActionsRunBeforeFailureRollbacks) {
   EXPECT_FALSE(Async.synchronize());
   testing::internal::GetCapturedStderr();
   EXPECT_EQ(Order, (std::vector<std::string>{"queue-done", "rollback", "post-sync"}));
-  ASSERT_TRUE(D->release(Tgt));
+  ASSERT_TRUE(D->freeMemory(Tgt));
 }
 
 namespace {

@@ -1,0 +1,100 @@
+// The entry-event protocol: how data copied into a mapping entry becomes
+// visible to the other constructs that find the entry, and how data leaves an
+// entry whose last reference goes. Every copy that fills or empties a mapping
+// entry goes through this file; mapHostRange and findMapping (map_ops.h)
+// decide the OpenMP side (which entry, which reference counts, whether to
+// copy at all) and call it.
+//
+// The rules, for each device's copy policy (CopyPolicy, device.h, decided
+// once at device initialization):
+//
+// 1. An entry is in the table, and can be found by other threads, from the
+//    moment it is inserted: before its data has arrived.
+// 2. The thread that copies into an entry (a new entry, or `always`) issues
+//    the copy holding the entry's TransferMutex, with TransferBusy set; it
+//    takes TransferMutex before it releases the table lock, so no other
+//    thread can find the entry in between without seeing TransferBusy.
+// 3. Before releasing TransferMutex it makes the copy waitable:
+//    - Immediate: the copy is complete already. Moreover a copy of at most
+//      kSyncCopyUnderTableLockBytes is done under the table lock itself (no
+//      other thread can find the entry before the data is there: no entry
+//      lock, nothing in flight).
+//    - RecordEvent: records the entry's event on the issuing queue.
+//    - RecordWhenNeeded: remembers the issuing queue in E.CopyQueue; a
+//      waiter records the event there later (the queue persists).
+//    - FinishUnderEntryLock: synchronizes the issuing queue.
+//    and, for the two event policies, sets CopyInFlight until the issuing
+//    construct's queue is done (an AsyncInfo whenQueueDone action).
+// 4. A thread that finds an entry it does not copy into, and sees
+//    TransferBusy or CopyInFlight, releases the table lock, takes
+//    TransferMutex (once free, the copy has at least been issued and made
+//    waitable) and, while CopyInFlight, makes its own queue wait for the
+//    entry's event. Seeing neither flag, it needs no lock and no wait.
+// 5. A copy back from an entry whose last reference goes is complete before
+//    the entry leaves the table (copyBackLeavingEntry), so nobody can map
+//    the range anew and read host memory before the data is back.
+//
+// Locks: the table lock (MappingTable::Mutex) before an entry's
+// TransferMutex, never the reverse. E.Event and E.CopyQueue are guarded by
+// TransferMutex; the two flags are atomics, read without it.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+
+#include "async_info.h"
+#include "device.h"
+#include "error.h"
+#include "info.h"
+#include "mapping_table.h"
+
+namespace omptarget::core {
+
+// On an Immediate device, copies of at most this many bytes into a new entry
+// and back from a leaving one are done under the mapping table's lock
+// (rule 3 above, and findMapping's copy back).
+constexpr int64_t kSyncCopyUnderTableLockBytes = 64 * 1024;
+
+using TableLock = std::unique_lock<FutexMutex>;
+
+struct EntryCopy {
+  void *Tgt = nullptr;  // inside the entry
+  void *Hst = nullptr;
+  int64_t Size = 0;
+  map_var_info_t Name = nullptr;  // for the LIBOMPTARGET_INFO line
+};
+
+// Copies C into E on Async's queue by rules 2 and 3. Called with Lock (the
+// table lock) held; returns with it released. On failure nothing of the copy
+// is left in flight (the queue was drained), so the caller may drop the
+// reference it took and free the entry.
+Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C,
+                     AsyncInfo &Async);
+
+// Rule 4: orders Async's later work after E's data, for a construct that
+// found E and copies nothing into it. Called with Lock held; returns with it
+// released.
+Status waitForEntryData(Device &D, MapEntry &E, TableLock &Lock, AsyncInfo &Async);
+
+// Rule 5: the `from` copy of [HstBegin, +Size) out of E, whose last reference
+// is going (table lock held, E still linked), complete when this returns.
+// Issued on Sync, an AsyncInfo of an Immediate device, when given; else on an
+// AsyncInfo of its own that it synchronizes.
+Status copyBackLeavingEntry(Device &D, const MapEntry &E, void *HstBegin, int64_t Size,
+                            map_var_info_t Name, AsyncInfo *Sync = nullptr);
+
+// Gives back an entry's event once the entry is gone.
+void destroyEntryEvent(Device &D, void *Event);
+
+// The device-to-host copy of a mapped range on Async, with its
+// LIBOMPTARGET_INFO line ("Copying data from device to host ..."). Inline:
+// it is on every construct's path; the line is printed out of line.
+[[gnu::cold]] void reportCopyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size,
+                                    map_var_info_t Name);
+inline Status copyToHost(Device &D, void *HstBegin, void *Tgt, int64_t Size, map_var_info_t Name,
+                         AsyncInfo &Async) {
+  if (info::enabled(abi::kInfoDataTransfer)) reportCopyToHost(D, HstBegin, Tgt, Size, Name);
+  return D.retrieve(HstBegin, Tgt, Size, Async);
+}
+
+}  // namespace omptarget::core
