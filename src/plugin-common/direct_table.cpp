@@ -1,11 +1,11 @@
-// The generic functions of the direct table (see direct_table.h).
+// The functions of the direct table (see direct_table.h).
 //
-// Each takes the unchecked half of its operation when the caller's arguments
-// are well-formed and no diagnostics are on; in every other case it runs the
-// checked method the entry it is named after runs, so that bad arguments,
-// traces and info lines are handled in one place and read the same. What
-// they save against the entries is the device-number lookup, the argument
-// checks and a few layers of calls, not any of the work.
+// Each asks maySkipChecks with the checked call's own argument test; when it
+// allows, it runs the unchecked half, else the checked call the entry it is
+// named after runs, so that bad arguments, traces and info lines are handled
+// in one place and read the same. What they save against the entries is the
+// device-number lookup, the checked call's layer and the exporter's
+// wrappers, not any of the work.
 #include "direct_table.h"
 
 #include <utility>
@@ -24,26 +24,18 @@ template <typename FnT>
 }
 }  // namespace
 
-int32_t fail(const GenericDevice &D, const Error &E) noexcept {
-  D.plugin().reportError(E);
-  return abi::kOffloadFail;
-}
-
 void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind) noexcept {
   GenericDevice &D = deviceOf(Handle);
   void *Ptr = nullptr;
-  auto Keep = [&](Expected<void *> P) -> Status {
+  auto Keep = [&Ptr](Expected<void *> P) -> Status {
     if (!P) return P.takeError();
     Ptr = *P;
     return {};
   };
-  if (Size < 0 || Kind < abi::kAllocDevice || Kind > abi::kAllocDefault || diagnosticsOn(D))
-    [[unlikely]] {
+  if (!maySkipChecks(D, GenericDevice::allocArgsValid(Size, Kind))) [[unlikely]] {
     checked(D, "data_alloc", [&] { return Keep(D.dataAlloc(Size, HostPtr, Kind, nullptr)); });
     return Ptr;
   }
-  if (void *Cached = D.takeCachedBlock(static_cast<size_t>(Size), static_cast<abi::TargetAllocKind>(Kind)))
-    return Cached;
   reportFailures(D.plugin(), "data_alloc", [&] {
     return Keep(D.allocUnchecked("data_alloc", static_cast<size_t>(Size), HostPtr,
                                  static_cast<abi::TargetAllocKind>(Kind), nullptr));
@@ -53,9 +45,8 @@ void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind) noexcep
 
 int32_t dataDelete(void *Handle, void *TgtPtr) noexcept {
   GenericDevice &D = deviceOf(Handle);
-  if (!TgtPtr || diagnosticsOn(D)) [[unlikely]]
+  if (!maySkipChecks(D, TgtPtr != nullptr)) [[unlikely]]
     return checked(D, "data_delete", [&] { return D.dataDelete(TgtPtr, nullptr); });
-  if (D.keepCachedBlock(TgtPtr)) return abi::kOffloadSuccess;
   return reportFailures(D.plugin(), "data_delete", [&] {
     bool Cached = false;
     return D.deleteUnchecked("data_delete", TgtPtr, nullptr, &Cached);
@@ -65,7 +56,8 @@ int32_t dataDelete(void *Handle, void *TgtPtr) noexcept {
 int32_t dataSubmit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
                    __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
-  if (!isPlainCopy(D, TgtPtr, HstPtr, Size, AsyncInfo)) [[unlikely]]
+  if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, TgtPtr, HstPtr, AsyncInfo)))
+    [[unlikely]]
     return checked(D, "data_submit_async", [&] { return D.dataSubmit(TgtPtr, HstPtr, Size, AsyncInfo); });
   return reportFailures(D.plugin(), "data_submit_async", [&] {
     return D.submitUnchecked(TgtPtr, HstPtr, static_cast<size_t>(Size), *AsyncInfo);
@@ -75,7 +67,8 @@ int32_t dataSubmit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
 int32_t dataRetrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
                      __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
-  if (!isPlainCopy(D, TgtPtr, HstPtr, Size, AsyncInfo)) [[unlikely]]
+  if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, HstPtr, TgtPtr, AsyncInfo)))
+    [[unlikely]]
     return checked(D, "data_retrieve_async", [&] { return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo); });
   return reportFailures(D.plugin(), "data_retrieve_async", [&] {
     return D.retrieveUnchecked(HstPtr, TgtPtr, static_cast<size_t>(Size), *AsyncInfo);
@@ -94,11 +87,9 @@ int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, in
     LoopTripCount = 0;
   }
   const char *EntryName = Teams ? "run_target_team_region_async" : "run_target_region_async";
-  const bool WellFormed =
-      Entry && NumArgs >= 0 && (NumArgs == 0 || (Args && Offsets)) && AsyncInfo && !diagnosticsOn(D);
   // An unknown entry goes the checked way too, which names it.
-  const char *Name = WellFormed ? D.findKernel(Entry) : nullptr;
-  if (!Name) [[unlikely]]
+  const char *Name = D.kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo);
+  if (!maySkipChecks(D, Name != nullptr)) [[unlikely]]
     return checked(D, EntryName, [&] {
       return D.launchKernel(Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount,
                             Teams, AsyncInfo);

@@ -1,7 +1,9 @@
 // The generic functions of the direct table (__tgt_rtl_direct_device, see
-// plugin_abi.h), for devices that put their own functions into the table
-// (GenericDevice::specializeDirect) and fall back to these for what their
-// own do not handle.
+// plugin_abi.h): each behaves as the entry it is named after, by running the
+// same checked call, or, when maySkipChecks allows, that call's unchecked
+// half (generic_device.h, sections a and b). A device that puts its own
+// functions in (GenericDevice::specializeDirect) decides with maySkipChecks
+// too and falls back to these.
 #pragma once
 
 #include "debug.h"
@@ -9,23 +11,15 @@
 
 namespace omptarget::plugin::direct {
 
-// Traces or info lines are on: the checked entries have more to write, so
-// the direct functions hand the call to them.
-inline bool diagnosticsOn(const GenericDevice &D) {
-  return debug::level() > 0 || D.plugin().infoFlags() != 0;
+// The one test of when a direct function may skip the checked call and run
+// its unchecked half: the arguments pass the checked call's own test
+// (ArgumentsPass) and the checked call would add nothing else, i.e. no traces
+// (LIBOMPTARGET_DEBUG) or info lines (LIBOMPTARGET_INFO) are on. Otherwise
+// the call goes to the checked method, which reports what is wrong (or
+// traces), exactly as the entry does.
+inline bool maySkipChecks(const GenericDevice &D, bool ArgumentsPass) {
+  return ArgumentsPass && debug::level() == 0 && D.plugin().infoFlags() == 0;
 }
-
-// A copy the unchecked path may take: a well-formed call with nothing to
-// write but the copy. Otherwise the copy goes to the checked entry, which
-// reports what is wrong (or traces). One condition for every direct copy
-// function, generic or a device's own, so they fall back alike.
-inline bool isPlainCopy(const GenericDevice &D, const void *TgtPtr, const void *HstPtr, int64_t Size,
-                        const __tgt_async_info *AsyncInfo) {
-  return Size > 0 && TgtPtr && HstPtr && AsyncInfo && !diagnosticsOn(D);
-}
-
-// Writes E as the entries do (one "TARGET <name> RTL error: ..." line).
-[[gnu::cold]] int32_t fail(const GenericDevice &D, const Error &E) noexcept;
 
 // Never inlined: a device's own functions call them on their rare paths,
 // which must not weigh on their fast ones.

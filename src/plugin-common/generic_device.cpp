@@ -151,7 +151,6 @@ std::optional<std::string> GenericDevice::kernelName(void *Entry) const {
 }
 
 Expected<void *> GenericDevice::acquireQueue(__tgt_async_info &AsyncInfo) {
-  if (SharedQueue_) return AsyncInfo.Queue = SharedQueue_;
   Expected<void *> Q = QueuePool_.acquire();
   if (!Q) return makeError("device %d: %s", DeviceId_, Q.error().message().c_str());
   AsyncInfo.Queue = *Q;

@@ -1,24 +1,40 @@
 // GenericDevice: the device-independent half of a plugin device.
 //
-// The public (non-virtual) methods are what the ABI exporter calls: they
-// validate arguments (null pointers, negative sizes, unknown kernels and
-// events), manage the queue/event pools and the loaded images, and then call
-// the protected *Impl hooks a concrete plugin implements. The hooks receive
-// validated arguments only: sizes are non-negative and non-zero, pointers are
-// non-null, and every queue comes from this device's queue pool.
+// Contract: one route per operation. Each data, launch and event operation
+// has a checked call (section a) and an unchecked half (section b), defined
+// next to each other in generic_device_ops.cpp:
+//
+//   __tgt_rtl_* entry ---> checked call ---> unchecked half ---> *Impl hook
+//   direct table --------------------------------^ (when direct::maySkipChecks)
+//
+// * A checked call tests its arguments (null pointers, negative sizes,
+//   unknown kernels and events), traces (LIBOMPTARGET_DEBUG) and writes info
+//   lines (LIBOMPTARGET_INFO), then calls its unchecked half. Every error
+//   names the entry point and the device.
+// * An unchecked half does the work (memory manager, queue, hook) for
+//   arguments that passed its checked call's test; its errors read exactly
+//   as through the checked call. The tests are public (transferProblem,
+//   allocArgsValid, kernelToLaunch): the direct table (direct_table.h) asks
+//   the same ones and takes an unchecked half only when direct::maySkipChecks
+//   says the checked call would add nothing.
+// * The hooks (section c) receive validated arguments only: sizes are
+//   non-negative and non-zero, pointers are non-null, and every queue comes
+//   from this device's queue pool (or is its shared queue).
 //
 // Queue protocol (as in LLVM 14's CUDA plugin): __tgt_async_info::Queue starts
-// null; the first asynchronous operation takes a queue from the pool and
-// stores it there; synchronize() waits for it, returns it to the pool and
-// resets Queue to null.
+// null; the first asynchronous operation takes a queue from the pool (or the
+// device's shared queue) and stores it there; synchronize() waits for it,
+// returns it to the pool and resets Queue to null.
 //
-// Thread safety: all public methods may be called concurrently. ImagesMutex_
-// guards Images_, KernelNames_ and KernelTables_ and serialises image loads;
-// the kernel table a launch validates against is immutable once published
-// through Kernels_ (an atomic pointer: launches take no lock), and every
-// published table stays alive until deinit. AsyncInfosMutex_ guards
-// AsyncInfos_; the pools and the memory manager lock themselves. The
-// operations on one queue are ordered by the caller.
+// Thread safety: every method of sections a and b may be called concurrently.
+// ImagesMutex_ guards Images_, KernelNames_ and KernelTables_ and serialises
+// image loads; the kernel table a launch tests against is immutable once
+// published through Kernels_ (an atomic pointer: launches take no lock), and
+// every published table stays alive until deinit. AsyncInfosMutex_ guards
+// AsyncInfos_. The queue and event pools and the memory manager lock
+// themselves. Initialized_ and SharedQueue_ are written by init/deinit only,
+// before or after any other call. The operations on one queue are ordered by
+// the caller.
 #pragma once
 
 #include <cstdint>
@@ -45,21 +61,6 @@ class GenericPlugin;
 
 class GenericDevice {
  public:
-  // True when queued operations complete before the enqueueing call returns.
-  // Exported as __tgt_rtl_completes_synchronously together with
-  // hasSharedQueue(): the core may then skip synchronize, which has neither
-  // work to wait for nor a queue to give back.
-  virtual bool completesSynchronously() const { return false; }
-  bool hasSharedQueue() const { return SharedQueue_ != nullptr; }
-  // Exported as __tgt_rtl_queues_persist: queues come from the pool, which
-  // destroys them only at deinit, and the hooks accept an event record on any
-  // of them from any thread (the queue's work progresses by itself).
-  virtual bool queuesPersist() const { return false; }
-  // The core reads host memory written by a retrieve only after the queue's
-  // synchronize (declared through __tgt_rtl_accept_deferred_retrieves), so
-  // plugins may land such copies at synchronize.
-  void acceptDeferredRetrieves() { DeferredRetrievesAccepted_.store(true, std::memory_order_relaxed); }
-  bool deferredRetrievesAccepted() const { return DeferredRetrievesAccepted_.load(std::memory_order_relaxed); }
   GenericDevice(GenericPlugin &Plugin, int32_t DeviceId);
   virtual ~GenericDevice();
   GenericDevice(const GenericDevice &) = delete;
@@ -67,6 +68,11 @@ class GenericDevice {
 
   int32_t id() const { return DeviceId_; }
   GenericPlugin &plugin() const { return Plugin_; }
+
+  // ======== (a) ABI-facing checked calls ========
+  // What the exported entries call (rtl_exports_*.cpp), one per entry or
+  // pair of entries; the checked data, launch and event calls end in their
+  // unchecked half (section b). AsyncInfo may be null only where it says so.
 
   // Life cycle, driven by GenericPlugin.
   Status init();
@@ -89,55 +95,12 @@ class GenericDevice {
                       bool IsTeamRegion, __tgt_async_info *AsyncInfo);
   Status synchronize(__tgt_async_info *AsyncInfo);
 
+  // Events come from and go back to the event pool, which is their check.
   Expected<void *> createEvent();
   Status destroyEvent(void *Event);
   Status recordEvent(void *Event, __tgt_async_info *AsyncInfo);
   Status waitEvent(void *Event, __tgt_async_info *AsyncInfo);
   Status syncEvent(void *Event);
-
-  // ---- Unchecked halves (the direct table, rtl_direct.cpp) ----
-  // What the checked methods above do once their arguments passed the
-  // checks: they call these, and so does the direct table when its caller's
-  // arguments are well-formed and no traces or info lines are on,
-  // the only cases where a checked method would do more. Errors read the
-  // same either way; `Call` is the entry's name for them.
-  // Kind is a valid allocation kind.
-  Expected<void *> allocUnchecked(const char *Call, size_t Size, void *HostPtr,
-                                  abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo);
-  // TgtPtr is non-null; *Cached tells whether the memory manager kept it.
-  Status deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo, bool *Cached);
-  // The memory manager's share of the two above, inline for the direct
-  // table: a cached block for a synchronous default-kind allocation (or
-  // nullptr), and taking a live cached-size block back (false: nothing done).
-  void *takeCachedBlock(size_t Size, abi::TargetAllocKind Kind) {
-    if (Kind != abi::kAllocDefault || !MemoryManager_.handles(Size)) return nullptr;
-    return MemoryManager_.takeCached(Size);
-  }
-  bool keepCachedBlock(void *TgtPtr) { return MemoryManager_.threshold() != 0 && MemoryManager_.tryKeep(TgtPtr); }
-  // Size > 0, non-null pointers. Inline: the direct table's calls are a few
-  // instructions around the *Impl hook, the errors are formatted out of line.
-  Status submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size, __tgt_async_info &AsyncInfo) {
-    return onQueue(AsyncInfo, "data_submit", nullptr,
-                   [&](void *Q) { return submitImpl(TgtPtr, HstPtr, Size, Q); });
-  }
-  Status retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size, __tgt_async_info &AsyncInfo) {
-    return onQueue(AsyncInfo, "data_retrieve", nullptr,
-                   [&](void *Q) { return retrieveImpl(HstPtr, TgtPtr, Size, Q); });
-  }
-  // L.Name is findKernel(L.Entry); the argument arrays are valid.
-  Status launchUnchecked(const char *Call, const KernelLaunch &L, __tgt_async_info &AsyncInfo) {
-    return onQueue(AsyncInfo, Call, L.Name, [&](void *Q) { return launchImpl(L, Q); });
-  }
-  // The name of a kernel loaded on this device, or nullptr (lock-free).
-  const char *findKernel(void *Entry) const;
-  // "<Call>: device <id>: <Why's message>", and the same with "kernel
-  // <Name>: " before the message (cold: only on failure).
-  [[gnu::cold, gnu::noinline]] Error opFailed(const char *Call, Error Why) const;
-  [[gnu::cold, gnu::noinline]] Error kernelFailed(const char *Call, const char *Name, Error Why) const;
-  // A device may put its own functions into its direct table (filled with
-  // the generic ones when this is called), for operations it can do in fewer
-  // steps; they must behave as the generic ones do.
-  virtual void specializeDirect(__tgt_direct_device & /*Table*/) const {}
 
   // A new __tgt_async_info with a queue, owned by this device until
   // releaseAsyncInfo or deinit (interop objects' targetsync queues).
@@ -161,6 +124,28 @@ class GenericDevice {
     return isAccessibleImpl(HstPtr, Size == 0 ? 1 : static_cast<size_t>(Size));
   }
 
+  // True when queued operations complete before the enqueueing call returns.
+  // Exported as __tgt_rtl_completes_synchronously together with
+  // hasSharedQueue(): the core may then skip synchronize, which has neither
+  // work to wait for nor a queue to give back.
+  virtual bool completesSynchronously() const { return false; }
+  bool hasSharedQueue() const { return SharedQueue_ != nullptr; }
+  // Exported as __tgt_rtl_queues_persist: queues come from the pool, which
+  // destroys them only at deinit, and the hooks accept an event record on any
+  // of them from any thread (the queue's work progresses by itself).
+  virtual bool queuesPersist() const { return false; }
+  // The core reads host memory written by a retrieve only after the queue's
+  // synchronize (declared through __tgt_rtl_accept_deferred_retrieves), so
+  // plugins may land such copies at synchronize.
+  void acceptDeferredRetrieves() { DeferredRetrievesAccepted_.store(true, std::memory_order_relaxed); }
+  bool deferredRetrievesAccepted() const { return DeferredRetrievesAccepted_.load(std::memory_order_relaxed); }
+
+  // A device may put its own functions into its direct table (filled with
+  // the generic ones when this is called), for operations it can do in fewer
+  // steps; they must behave as the generic ones do, decide with the same
+  // test (direct::maySkipChecks) and fall back to the generic functions.
+  virtual void specializeDirect(__tgt_direct_device & /*Table*/) const {}
+
   void printInfo();
 
   // Name of a kernel loaded on this device, or nullopt.
@@ -171,8 +156,101 @@ class GenericDevice {
   size_t numEventsCreated() const { return EventPool_.numCreated(); }
   size_t numImages() const;
 
+  // ======== (b) Fast (unchecked) halves ========
+  // What a checked call runs once its arguments passed its test, and what
+  // the direct table runs when they pass the same test and no diagnostics
+  // are on (direct_table.h). Preconditions: as noted per half; `Call` is the
+  // entry's name for errors, which read as through the checked call.
+
+  // The argument tests of the checked calls, asked by the direct table too.
+  // A transfer's: what is wrong with it, or nullptr (Size 0 is well-formed:
+  // nothing to do; the halves need Size > 0).
+  static const char *transferProblem(int64_t Size, const void *To, const void *From,
+                                     const __tgt_async_info *AsyncInfo) {
+    if (Size < 0) return "negative size";
+    if (!AsyncInfo) return "null __tgt_async_info";
+    if (Size > 0 && !To) return "null destination pointer";
+    if (Size > 0 && !From) return "null source pointer";
+    return nullptr;
+  }
+  // What the direct table asks of a copy: one with work to do that passes
+  // transferProblem.
+  static bool isPlainTransfer(int64_t Size, const void *To, const void *From,
+                              const __tgt_async_info *AsyncInfo) {
+    return Size > 0 && !transferProblem(Size, To, From, AsyncInfo);
+  }
+  // An allocation's: a non-negative size and a valid kind.
+  static bool allocArgsValid(int64_t Size, int32_t Kind) {
+    return Size >= 0 && Kind >= abi::kAllocDevice && Kind <= abi::kAllocDefault;
+  }
+  // A launch's, the one launch predicate: the name of the kernel a
+  // well-formed launch runs (launchArgsWellFormed, and Entry a kernel loaded
+  // on this device), or nullptr. Lock-free; the name stays valid until deinit.
+  const char *kernelToLaunch(void *Entry, void *const *Args, const ptrdiff_t *Offsets,
+                             int32_t NumArgs, const __tgt_async_info *AsyncInfo) const {
+    return launchArgsWellFormed(Entry, Args, Offsets, NumArgs, AsyncInfo) ? findKernel(Entry) : nullptr;
+  }
+  // Its first half: an entry, the argument arrays there when NumArgs > 0,
+  // an AsyncInfo.
+  static bool launchArgsWellFormed(const void *Entry, void *const *Args, const ptrdiff_t *Offsets,
+                                   int32_t NumArgs, const __tgt_async_info *AsyncInfo) {
+    return Entry && NumArgs >= 0 && (NumArgs == 0 || (Args && Offsets)) && AsyncInfo;
+  }
+
+  // Kind is valid; AsyncInfo may be null (synchronous).
+  Expected<void *> allocUnchecked(const char *Call, size_t Size, void *HostPtr,
+                                  abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo);
+  // TgtPtr is non-null; *Cached tells whether the memory manager kept it.
+  Status deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo, bool *Cached);
+  // Size > 0, non-null pointers.
+  Status submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size, __tgt_async_info &AsyncInfo);
+  Status retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size, __tgt_async_info &AsyncInfo);
+  Status exchangeUnchecked(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
+                           __tgt_async_info &AsyncInfo);
+  // L.Name is kernelToLaunch's answer for L's arguments.
+  Status launchUnchecked(const char *Call, const KernelLaunch &L, __tgt_async_info &AsyncInfo);
+  // Event is live (from this device's pool).
+  Status recordEventUnchecked(void *Event, __tgt_async_info &AsyncInfo);
+  Status waitEventUnchecked(void *Event, __tgt_async_info &AsyncInfo);
+  Status syncEventUnchecked(void *Event);
+
+  // The name of a kernel loaded on this device, or nullptr (lock-free).
+  const char *findKernel(void *Entry) const;
+  // "<Call>: device <id>: <Why's message>", and the same with "kernel
+  // <Name>: " before the message (cold: only on failure).
+  [[gnu::cold, gnu::noinline]] Error opFailed(const char *Call, Error Why) const;
+  [[gnu::cold, gnu::noinline]] Error kernelFailed(const char *Call, const char *Name, Error Why) const;
+
+ private:
+  // The halves' own helpers (generic_device_ops.cpp).
+  // The slow halves of allocUnchecked and deleteUnchecked: the cache had
+  // no block (the device allocates), the pointer is no live cache block.
+  [[gnu::noinline]] Expected<void *> allocFromDevice(const char *Call, size_t Size, void *HostPtr,
+                                                     abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo);
+  [[gnu::noinline]] Status freeToDevice(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
+                                        bool *Cached);
+  [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind,
+                                                 Error Why) const;
+  [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;
+
+  // Runs Issue(queue of AsyncInfo); a failure reads "<Call>: device <id>:
+  // [kernel <Kernel>: ]<why>".
+  template <typename IssueFn>
+  Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel, IssueFn &&Issue);
+
+  // The queue of AsyncInfo, taken on first use: the shared queue, or one
+  // of the pool (acquireQueue).
+  Expected<void *> queueOf(__tgt_async_info &AsyncInfo) {
+    if (AsyncInfo.Queue) [[likely]]
+      return AsyncInfo.Queue;
+    if (SharedQueue_) return AsyncInfo.Queue = SharedQueue_;
+    return acquireQueue(AsyncInfo);
+  }
+  [[gnu::noinline]] Expected<void *> acquireQueue(__tgt_async_info &AsyncInfo);
+
+
  protected:
-  // ---- Hooks a concrete device implements ----
+  // ======== (c) Subclass hooks ========
   virtual Status initImpl() = 0;
   virtual Status deinitImpl() { return {}; }
 
@@ -238,53 +316,29 @@ class GenericDevice {
   const char *traceComponent() const;
 
  private:
-  [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind,
-                                                 Error Why) const;
-  [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;
-
-  // Runs Issue(queue of AsyncInfo); a failure reads "<Call>: device <id>:
-  // [kernel <Kernel>: ]<why>".
-  template <typename IssueFn>
-  Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel, IssueFn &&Issue) {
-    Expected<void *> Q = queueOf(AsyncInfo);
-    if (!Q) [[unlikely]]
-      return opFailed(Call, Q.takeError());
-    Status S = Issue(*Q);
-    if (!S) [[unlikely]]
-      return Kernel ? kernelFailed(Call, Kernel, S.takeError()) : opFailed(Call, S.takeError());
-    return S;
-  }
-
-  // The queue of AsyncInfo, taken on first use (acquireQueue).
-  Expected<void *> queueOf(__tgt_async_info &AsyncInfo) {
-    if (AsyncInfo.Queue) [[likely]]
-      return AsyncInfo.Queue;
-    return acquireQueue(AsyncInfo);
-  }
-  Expected<void *> acquireQueue(__tgt_async_info &AsyncInfo);
-
+  // ======== (d) State ========
   GenericPlugin &Plugin_;
   const int32_t DeviceId_;
   bool Initialized_ = false;  // initImpl succeeded; written by init/deinit only
   std::atomic<bool> DeferredRetrievesAccepted_{false};
   void *SharedQueue_ = nullptr;  // sharedQueue(), set by init
 
-  ResourcePool<void *> QueuePool_;
-  ResourcePool<void *> EventPool_;
+  ResourcePool<void *> QueuePool_;  // locks itself
+  ResourcePool<void *> EventPool_;  // locks itself
 
   // Device entry -> kernel name, sorted by entry; immutable once published.
   struct KernelTable {
     std::vector<std::pair<void *, const char *>> Sorted;
   };
-  mutable std::shared_mutex ImagesMutex_;
+  mutable std::shared_mutex ImagesMutex_;  // guards the three below, serialises loads
   std::vector<std::unique_ptr<DeviceImage>> Images_;
   std::deque<std::string> KernelNames_;                          // stable storage of names
   std::vector<std::unique_ptr<const KernelTable>> KernelTables_;  // every version published
-  std::atomic<const KernelTable *> Kernels_{nullptr};            // the current version
+  std::atomic<const KernelTable *> Kernels_{nullptr};            // the current version (no lock)
 
-  MemoryManager MemoryManager_;
+  MemoryManager MemoryManager_;  // locks itself
 
-  std::mutex AsyncInfosMutex_;
+  std::mutex AsyncInfosMutex_;  // guards AsyncInfos_
   std::vector<std::unique_ptr<__tgt_async_info>> AsyncInfos_;
 };
 

@@ -1,5 +1,10 @@
-// GenericDevice: argument validation and queue handling of the data, launch
-// and event operations. Every error names the entry point and its arguments.
+// GenericDevice: the data, launch and event operations, each as its checked
+// call (section a of generic_device.h: test the arguments, trace, then the
+// unchecked half) followed by its unchecked half (section b: the memory
+// manager, the queue, the hook). The exported entries run the checked calls,
+// the direct table an unchecked half when its arguments pass the checked
+// call's own test (direct_table.h). Every error names the entry point and
+// the device, and reads the same through either call.
 #include <cinttypes>
 #include <cstdio>
 
@@ -13,23 +18,42 @@ namespace {
 Error opError(const char *Call, int32_t Dev, const std::string &Why) {
   return makeError("%s: device %d: %s", Call, Dev, Why.c_str());
 }
-
-// What is wrong with a transfer's arguments, or nullptr.
-const char *transferProblem(int64_t Size, const void *To, const void *From, const void *AsyncInfo) {
-  if (Size < 0) return "negative size";
-  if (!AsyncInfo) return "null __tgt_async_info";
-  if (Size > 0 && !To) return "null destination pointer";
-  if (Size > 0 && !From) return "null source pointer";
-  return nullptr;
-}
 }  // namespace
+
+// Inline into each half: their fast paths are a few instructions around
+// the hook; the errors are formatted out of line.
+template <typename IssueFn>
+[[gnu::always_inline]] inline Status GenericDevice::onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel,
+                              IssueFn &&Issue) {
+  void *Q = AsyncInfo.Queue;
+  if (!Q) [[unlikely]] {
+    Expected<void *> Taken = queueOf(AsyncInfo);
+    if (!Taken) return opFailed(Call, Taken.takeError());
+    Q = *Taken;
+  }
+  Status S = Issue(Q);
+  if (!S) [[unlikely]]
+    return Kernel ? kernelFailed(Call, Kernel, S.takeError()) : opFailed(Call, S.takeError());
+  return S;
+}
+
+Error GenericDevice::opFailed(const char *Call, Error Why) const {
+  return opError(Call, DeviceId_, Why.message());
+}
+
+Error GenericDevice::kernelFailed(const char *Call, const char *Name, Error Why) const {
+  return opError(Call, DeviceId_, formatString("kernel %s: %s", Name, Why.message().c_str()));
+}
+
+// ---- alloc ----
 
 Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t Kind,
                                           __tgt_async_info *AsyncInfo) {
   const char *Call = AsyncInfo ? "data_alloc_async" : "data_alloc";
-  if (Size < 0) return opError(Call, DeviceId_, formatString("negative size %" PRId64, Size));
-  if (Kind < abi::kAllocDevice || Kind > abi::kAllocDefault)
-    return opError(Call, DeviceId_, formatString("invalid allocation kind %d", Kind));
+  if (!allocArgsValid(Size, Kind)) [[unlikely]]
+    return opError(Call, DeviceId_,
+                   Size < 0 ? formatString("negative size %" PRId64, Size)
+                            : formatString("invalid allocation kind %d", Kind));
   Expected<void *> Ptr = allocUnchecked(Call, static_cast<size_t>(Size), HostPtr,
                                         static_cast<abi::TargetAllocKind>(Kind), AsyncInfo);
   if (Ptr)
@@ -38,8 +62,17 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
   return Ptr;
 }
 
+// A cached block first (the cache takes only synchronous default-kind
+// sizes: its threshold is 0 on devices with stream-ordered allocation).
 Expected<void *> GenericDevice::allocUnchecked(const char *Call, size_t Size, void *HostPtr,
                                                abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
+  if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size)) [[likely]]
+    if (void *Cached = MemoryManager_.takeCached(Size)) return Cached;
+  return allocFromDevice(Call, Size, HostPtr, Kind, AsyncInfo);
+}
+
+Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, void *HostPtr,
+                                                abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
   Expected<void *> Ptr = [&]() -> Expected<void *> {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
@@ -59,6 +92,8 @@ Error GenericDevice::allocFailed(const char *Call, size_t Size, abi::TargetAlloc
                               Why.message().c_str()));
 }
 
+// ---- delete ----
+
 Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
   if (!TgtPtr) return {};  // like free(NULL)
   bool Cached = false;
@@ -69,8 +104,19 @@ Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
   return S;
 }
 
+// A live block of the cache goes back to it first; freeToDevice says what
+// any other pointer is (a double free, or not the cache's: the device frees it).
 Status GenericDevice::deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
                                       bool *Cached) {
+  if (MemoryManager_.threshold() != 0 && MemoryManager_.tryKeep(TgtPtr)) [[likely]] {
+    *Cached = true;
+    return {};
+  }
+  return freeToDevice(Call, TgtPtr, AsyncInfo, Cached);
+}
+
+Status GenericDevice::freeToDevice(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
+                                   bool *Cached) {
   if (MemoryManager_.threshold() != 0) {
     Expected<bool> Kept = MemoryManager_.release(TgtPtr);
     if (!Kept) return freeFailed(Call, TgtPtr, Kept.takeError());
@@ -95,9 +141,11 @@ Error GenericDevice::freeFailed(const char *Call, void *TgtPtr, Error Why) const
   return opError(Call, DeviceId_, formatString("cannot free %p: %s", TgtPtr, Why.message().c_str()));
 }
 
+// ---- submit ----
+
 Status GenericDevice::dataSubmit(void *TgtPtr, const void *HstPtr, int64_t Size,
                                  __tgt_async_info *AsyncInfo) {
-  if (const char *Why = transferProblem(Size, TgtPtr, HstPtr, AsyncInfo))
+  if (const char *Why = transferProblem(Size, TgtPtr, HstPtr, AsyncInfo)) [[unlikely]]
     return opError("data_submit", DeviceId_,
                    formatString("%s (target %p, host %p, size %" PRId64 ", async info %p)", Why,
                                 TgtPtr, HstPtr, Size, static_cast<void *>(AsyncInfo)));
@@ -106,9 +154,17 @@ Status GenericDevice::dataSubmit(void *TgtPtr, const void *HstPtr, int64_t Size,
   return submitUnchecked(TgtPtr, HstPtr, static_cast<size_t>(Size), *AsyncInfo);
 }
 
+Status GenericDevice::submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size,
+                                      __tgt_async_info &AsyncInfo) {
+  return onQueue(AsyncInfo, "data_submit", nullptr,
+                 [&](void *Q) { return submitImpl(TgtPtr, HstPtr, Size, Q); });
+}
+
+// ---- retrieve ----
+
 Status GenericDevice::dataRetrieve(void *HstPtr, const void *TgtPtr, int64_t Size,
                                    __tgt_async_info *AsyncInfo) {
-  if (const char *Why = transferProblem(Size, HstPtr, TgtPtr, AsyncInfo))
+  if (const char *Why = transferProblem(Size, HstPtr, TgtPtr, AsyncInfo)) [[unlikely]]
     return opError("data_retrieve", DeviceId_,
                    formatString("%s (host %p, target %p, size %" PRId64 ", async info %p)", Why,
                                 HstPtr, TgtPtr, Size, static_cast<void *>(AsyncInfo)));
@@ -117,37 +173,50 @@ Status GenericDevice::dataRetrieve(void *HstPtr, const void *TgtPtr, int64_t Siz
   return retrieveUnchecked(HstPtr, TgtPtr, static_cast<size_t>(Size), *AsyncInfo);
 }
 
+Status GenericDevice::retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size,
+                                        __tgt_async_info &AsyncInfo) {
+  return onQueue(AsyncInfo, "data_retrieve", nullptr,
+                 [&](void *Q) { return retrieveImpl(HstPtr, TgtPtr, Size, Q); });
+}
+
+// ---- exchange ----
+
 Status GenericDevice::dataExchange(const void *SrcPtr, GenericDevice &Dst, void *DstPtr,
                                    int64_t Size, __tgt_async_info *AsyncInfo) {
-  const char *Call = "data_exchange";
-  if (const char *Why = transferProblem(Size, DstPtr, SrcPtr, AsyncInfo))
-    return opError(Call, DeviceId_,
+  if (const char *Why = transferProblem(Size, DstPtr, SrcPtr, AsyncInfo)) [[unlikely]]
+    return opError("data_exchange", DeviceId_,
                    formatString("%s (source %p, destination device %d pointer %p, "
                                 "size %" PRId64 ", async info %p)",
                                 Why, SrcPtr, Dst.id(), DstPtr, Size, static_cast<void *>(AsyncInfo)));
   if (Size == 0) return {};
-  Expected<void *> Q = queueOf(*AsyncInfo);
-  if (!Q) return opError(Call, DeviceId_, Q.error().message());
   OMPT_TRACE(traceComponent(), "device %d: exchange %" PRId64 " bytes %p -> device %d %p", DeviceId_,
              Size, SrcPtr, Dst.id(), DstPtr);
-  if (Status S = exchangeImpl(SrcPtr, Dst, DstPtr, static_cast<size_t>(Size), *Q); !S)
-    return opError(Call, DeviceId_, S.error().message());
-  return {};
+  return exchangeUnchecked(SrcPtr, Dst, DstPtr, static_cast<size_t>(Size), *AsyncInfo);
 }
+
+Status GenericDevice::exchangeUnchecked(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
+                                        __tgt_async_info &AsyncInfo) {
+  return onQueue(AsyncInfo, "data_exchange", nullptr,
+                 [&](void *Q) { return exchangeImpl(SrcPtr, Dst, DstPtr, Size, Q); });
+}
+
+// ---- launch ----
 
 Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
                                    int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
                                    bool IsTeamRegion, __tgt_async_info *AsyncInfo) {
   const char *Call = IsTeamRegion ? "run_target_team_region" : "run_target_region";
-  if (!Entry || NumArgs < 0 || (NumArgs > 0 && (!Args || !Offsets)) || !AsyncInfo)
-    return opError(Call, DeviceId_,
-                   formatString("invalid arguments (entry %p, args %p, offsets %p, %d argument(s), "
-                                "async info %p)",
-                                Entry, static_cast<void *>(Args), static_cast<void *>(Offsets),
-                                NumArgs, static_cast<void *>(AsyncInfo)));
-  // Names live in KernelNames_, which stays put until deinit.
-  const char *Name = findKernel(Entry);
-  if (!Name) return opError(Call, DeviceId_, formatString("%p is not a kernel loaded on this device", Entry));
+  const char *Name = kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo);
+  if (!Name) [[unlikely]] {
+    // Which half of the test failed: the arguments' shape, or the entry.
+    if (!launchArgsWellFormed(Entry, Args, Offsets, NumArgs, AsyncInfo))
+      return opError(Call, DeviceId_,
+                     formatString("invalid arguments (entry %p, args %p, offsets %p, %d argument(s), "
+                                  "async info %p)",
+                                  Entry, static_cast<void *>(Args), static_cast<void *>(Offsets),
+                                  NumArgs, static_cast<void *>(AsyncInfo)));
+    return opError(Call, DeviceId_, formatString("%p is not a kernel loaded on this device", Entry));
+  }
   if (Plugin_.infoEnabled(abi::kInfoPluginKernel))
     std::fprintf(stderr,
                  "Libomptarget device %d info: Launching kernel %s with %d teams and %d threads "
@@ -159,13 +228,11 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
   return launchUnchecked(Call, L, *AsyncInfo);
 }
 
-Error GenericDevice::opFailed(const char *Call, Error Why) const {
-  return opError(Call, DeviceId_, Why.message());
+Status GenericDevice::launchUnchecked(const char *Call, const KernelLaunch &L, __tgt_async_info &AsyncInfo) {
+  return onQueue(AsyncInfo, Call, L.Name, [&](void *Q) { return launchImpl(L, Q); });
 }
 
-Error GenericDevice::kernelFailed(const char *Call, const char *Name, Error Why) const {
-  return opError(Call, DeviceId_, formatString("kernel %s: %s", Name, Why.message().c_str()));
-}
+// ---- events ----
 
 Expected<void *> GenericDevice::createEvent() {
   Expected<void *> E = EventPool_.acquire();
@@ -179,33 +246,42 @@ Status GenericDevice::destroyEvent(void *Event) {
 }
 
 Status GenericDevice::recordEvent(void *Event, __tgt_async_info *AsyncInfo) {
-  if (!EventPool_.isInUse(Event) || !AsyncInfo)
+  if (!EventPool_.isInUse(Event) || !AsyncInfo) [[unlikely]]
     return opError("record_event", DeviceId_,
                    formatString("invalid arguments (event %p is %s, async info %p)", Event,
                                 EventPool_.isInUse(Event) ? "live" : "unknown", static_cast<void *>(AsyncInfo)));
-  Expected<void *> Q = queueOf(*AsyncInfo);
-  if (!Q) return opError("record_event", DeviceId_, Q.error().message());
-  if (Status S = recordEventImpl(Event, *Q); !S) return opError("record_event", DeviceId_, S.error().message());
-  return {};
+  return recordEventUnchecked(Event, *AsyncInfo);
+}
+
+Status GenericDevice::recordEventUnchecked(void *Event, __tgt_async_info &AsyncInfo) {
+  return onQueue(AsyncInfo, "record_event", nullptr, [&](void *Q) { return recordEventImpl(Event, Q); });
 }
 
 Status GenericDevice::waitEvent(void *Event, __tgt_async_info *AsyncInfo) {
-  if (!EventPool_.isInUse(Event) || !AsyncInfo)
+  if (!EventPool_.isInUse(Event) || !AsyncInfo) [[unlikely]]
     return opError("wait_event", DeviceId_,
                    formatString("invalid arguments (event %p is %s, async info %p)", Event,
                                 EventPool_.isInUse(Event) ? "live" : "unknown", static_cast<void *>(AsyncInfo)));
-  Expected<void *> Q = queueOf(*AsyncInfo);
-  if (!Q) return opError("wait_event", DeviceId_, Q.error().message());
-  if (Status S = waitEventImpl(Event, *Q); !S) return opError("wait_event", DeviceId_, S.error().message());
-  return {};
+  return waitEventUnchecked(Event, *AsyncInfo);
+}
+
+Status GenericDevice::waitEventUnchecked(void *Event, __tgt_async_info &AsyncInfo) {
+  return onQueue(AsyncInfo, "wait_event", nullptr, [&](void *Q) { return waitEventImpl(Event, Q); });
 }
 
 Status GenericDevice::syncEvent(void *Event) {
-  if (!EventPool_.isInUse(Event))
+  if (!EventPool_.isInUse(Event)) [[unlikely]]
     return opError("sync_event", DeviceId_, formatString("unknown event %p", Event));
-  if (Status S = syncEventImpl(Event); !S) return opError("sync_event", DeviceId_, S.error().message());
+  return syncEventUnchecked(Event);
+}
+
+Status GenericDevice::syncEventUnchecked(void *Event) {
+  if (Status S = syncEventImpl(Event); !S) [[unlikely]]
+    return opFailed("sync_event", S.takeError());
   return {};
 }
+
+// ---- pinned host memory (checked only: no direct-table function) ----
 
 Expected<void *> GenericDevice::dataLock(void *HstPtr, int64_t Size) {
   if (!HstPtr || Size <= 0)

@@ -1,5 +1,6 @@
 // __tgt_rtl_direct_device: the device's direct table (see plugin_abi.h and
-// direct_table.h), with whatever the device puts in of its own.
+// direct_table.h): the generic functions, then whatever the device puts in
+// of its own (specializeDirect).
 #include "direct_table.h"
 #include "exporter.h"
 

@@ -1,6 +1,7 @@
 // Unit tests of the host plugin's asynchronous mode (OMPTARGET_HOST_ASYNC=1):
 // HostQueue worker threads, HostEvent generations, error propagation, and the
-// same through the HostDevice entry points (GenericDevice API).
+// same through the HostDevice entry points (GenericDevice API); the
+// immediate-mode device's own direct-table functions (host_direct.cpp).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "direct_table.h"
 #include "generic_plugin.h"
 #include "host_device.h"
 #include "host_queue.h"
@@ -356,6 +358,56 @@ TEST_F(PluginAsyncDevice, SyncModeStaysImmediate) {
   EXPECT_EQ(Dst, 5);  // already done before synchronize
   ASSERT_TRUE(Dev->synchronize(&A));
   ASSERT_TRUE(Dev->dataDelete(*Tgt, nullptr));
+}
+
+// The host device's one fast path: in immediate mode its own functions
+// replace the generic copies and launch; what maySkipChecks refuses goes to
+// the generic functions, with the checked call's error line. Asynchronous
+// mode keeps the generic table.
+TEST_F(PluginAsyncDevice, HostDirectTable) {
+  namespace direct = omptarget::plugin::direct;
+  constexpr int32_t Ok = omptarget::abi::kOffloadSuccess, Fail = omptarget::abi::kOffloadFail;
+  start(HostQueueMode{});
+  __tgt_direct_device Table{Dev.get(), direct::dataAlloc, direct::dataDelete, direct::dataSubmit,
+                            direct::dataRetrieve, direct::runRegion};
+  Dev->specializeDirect(Table);
+  EXPECT_NE(Table.data_submit_async, &direct::dataSubmit);
+  EXPECT_NE(Table.data_retrieve_async, &direct::dataRetrieve);
+  EXPECT_NE(Table.run_region_async, &direct::runRegion);
+  EXPECT_EQ(Table.data_alloc, &direct::dataAlloc);
+
+  int Src = 9, Dst = 0;
+  void *Tgt = Table.data_alloc(Dev.get(), sizeof(int), nullptr, omptarget::abi::kAllocDefault);
+  ASSERT_NE(Tgt, nullptr);
+  __tgt_async_info A{};
+  ASSERT_EQ(Table.data_submit_async(Dev.get(), Tgt, &Src, sizeof(int), &A), Ok);
+  EXPECT_NE(A.Queue, nullptr) << "the construct takes the device's shared queue";
+  ASSERT_EQ(Table.data_retrieve_async(Dev.get(), &Dst, Tgt, sizeof(int), &A), Ok);
+  EXPECT_EQ(Dst, 9);
+  EXPECT_EQ(Table.data_submit_async(Dev.get(), Tgt, &Src, 0, &A), Ok);  // nothing to do
+
+  Status Checked = Dev->dataSubmit(nullptr, &Src, sizeof(int), &A);
+  ASSERT_FALSE(Checked);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(Table.data_submit_async(Dev.get(), nullptr, &Src, sizeof(int), &A), Fail);
+  EXPECT_EQ(Table.run_region_async(Dev.get(), &Src, nullptr, nullptr, 0, 1, 0, 0, 0, &A), Fail);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find(Checked.error().message()), std::string::npos) << Err;
+  EXPECT_NE(Err.find("run_target_region: device 0: "), std::string::npos) << Err;
+  EXPECT_NE(Err.find("is not a kernel loaded on this device"), std::string::npos) << Err;
+  ASSERT_TRUE(Dev->synchronize(&A));
+  EXPECT_EQ(Table.data_delete(Dev.get(), Tgt), Ok);
+}
+
+TEST_F(PluginAsyncDevice, AsyncModeKeepsTheGenericDirectTable) {
+  namespace direct = omptarget::plugin::direct;
+  start(asyncMode());
+  __tgt_direct_device Table{Dev.get(), direct::dataAlloc, direct::dataDelete, direct::dataSubmit,
+                            direct::dataRetrieve, direct::runRegion};
+  Dev->specializeDirect(Table);
+  EXPECT_EQ(Table.data_submit_async, &direct::dataSubmit);
+  EXPECT_EQ(Table.data_retrieve_async, &direct::dataRetrieve);
+  EXPECT_EQ(Table.run_region_async, &direct::runRegion);
 }
 
 }  // namespace

@@ -4,6 +4,10 @@
 // the runtime's own overhead per target region is taken apart on a GPU
 // machine without a profiler.
 //
+// The plugin setup (cuda_plugin.cpp) passes installApiStatsIfRequested to
+// loadDriver, which applies it to the resolved table before cuInit; the
+// driver table itself knows nothing of it.
+//
 // Thread safety: counters are relaxed atomics; the wrapped table is written
 // once, before any device exists.
 #pragma once
@@ -13,7 +17,8 @@
 namespace omptarget::cuda {
 
 // Replaces every resolved entry of Table with a counting wrapper when the
-// environment asks for it; otherwise leaves the table untouched.
+// environment asks for it; otherwise leaves the table untouched (a
+// DriverDecorator).
 void installApiStatsIfRequested(Driver &Table);
 
 }  // namespace omptarget::cuda

@@ -2,7 +2,6 @@
 
 #include <dlfcn.h>
 
-#include "cuda_api_stats.h"
 #include "cuda_errors.h"
 #include "debug.h"
 
@@ -16,7 +15,7 @@ constexpr const char *kLibrary = "libcuda.so.1";
 // exit-time call into the plugin.
 Driver Table;
 
-Expected<const Driver *> load() {
+Expected<const Driver *> load(DriverDecorator Decorate) {
   void *Handle = dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
   if (!Handle) {
     const char *Why = dlerror();
@@ -34,7 +33,7 @@ Expected<const Driver *> load() {
     return makeError("the CUDA driver %s lacks entry points the plugin needs (%s); a newer "
                      "driver is required",
                      kLibrary, Missing.c_str());
-  installApiStatsIfRequested(Table);
+  if (Decorate) Decorate(Table);
   if (CUresult R = Table.cuInit(0); R != CUDA_SUCCESS)
     return makeError("cuInit failed: %s", errorText(R).c_str());
   if (Table.cuDriverGetVersion(&Table.Version) != CUDA_SUCCESS) Table.Version = 0;
@@ -43,8 +42,8 @@ Expected<const Driver *> load() {
 }
 }  // namespace
 
-const Expected<const Driver *> &loadDriver() {
-  static const Expected<const Driver *> Loaded = load();
+const Expected<const Driver *> &loadDriver(DriverDecorator Decorate) {
+  static const Expected<const Driver *> Loaded = load(Decorate);
   return Loaded;
 }
 

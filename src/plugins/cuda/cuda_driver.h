@@ -77,9 +77,16 @@ struct Driver {
   int Version = 0;  // cuDriverGetVersion, e.g. 12040
 };
 
+// Rewrites the resolved table before its first use (cuInit), e.g. to wrap
+// every entry (cuda_api_stats.h).
+using DriverDecorator = void (*)(Driver &Table);
+
 // The loaded and initialised (cuInit) driver, or why it is unusable. The
-// first call loads it; every later call returns the same answer.
-const Expected<const Driver *> &loadDriver();
+// first call loads it, applies Decorate (if any) to the resolved table and
+// calls cuInit through it; every later call returns the same answer and
+// ignores its argument. The plugin setup (cuda_plugin.cpp) makes the first
+// call.
+const Expected<const Driver *> &loadDriver(DriverDecorator Decorate = nullptr);
 
 // The loaded driver; only valid once loadDriver() succeeded (every device
 // exists only then).

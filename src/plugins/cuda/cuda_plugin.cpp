@@ -14,7 +14,10 @@
 //   LIBOMPTARGET_DEVICE_RTL_DEBUG                device runtime debug kind
 //   OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_TEAM_LIMIT,
 //   OMPTARGET_CUDA_BLOCKS_PER_SM                 launch sizing (launch_sizing.h)
+// and, when the driver is loaded (the device count):
+//   OMPTARGET_CUDA_API_STATS                     driver-call statistics (cuda_api_stats.h)
 #include "cubin.h"
+#include "cuda_api_stats.h"
 #include "cuda_device.h"
 #include "cuda_driver.h"
 #include "debug.h"
@@ -30,7 +33,9 @@ class CudaPlugin final : public plugin::GenericPlugin {
 
  protected:
   Expected<int32_t> numberOfDevicesImpl() override {
-    const Expected<const Driver *> &D = loadDriver();
+    // The first load: the API statistics (OMPTARGET_CUDA_API_STATS) wrap
+    // the driver table here, before cuInit.
+    const Expected<const Driver *> &D = loadDriver(installApiStatsIfRequested);
     if (!D) {
       OMPT_TRACE(traceComponent(), "no CUDA devices: %s", D.error().message().c_str());
       return 0;

@@ -39,7 +39,7 @@ class HostDevice final : public plugin::GenericDevice {
   // Pooled queues with a worker each; enqueueing takes the queue's lock.
   bool queuesPersist() const override { return Mode_.Async; }
   // Immediate mode: copies and launches in the direct table are the memcpy
-  // or the call itself (host_direct.cpp).
+  // or the call itself (host_direct.cpp, the device's one fast path).
   void specializeDirect(__tgt_direct_device &Table) const override;
   // The stateless queue of immediate mode (null in asynchronous mode).
   HostQueue *immediateQueue() const { return Immediate_.get(); }

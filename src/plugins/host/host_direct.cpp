@@ -1,9 +1,14 @@
-// The immediate-mode host device's own direct-table functions: a copy is the
-// memcpy and a launch is the call, made right here (a teams region launched
-// from inside a parallel region: on a runner thread, see region_call.h);
-// everything else (bad arguments, diagnostics on, unknown kernels) goes to
-// the generic functions.
-// Asynchronous mode keeps the generic table (its queues have work to order).
+// The immediate-mode host device's own direct-table functions, its one fast
+// path: a plain copy is the memcpy and a well-formed launch is the call (a
+// teams region launched from inside a parallel region: on a runner thread,
+// see region_call.h), made right here instead of through the unchecked half,
+// the virtual hook and the queue. What may take it is decided as for the
+// generic functions, by direct::maySkipChecks with the checked calls' own
+// tests (GenericDevice::isPlainTransfer, kernelToLaunch); everything else
+// goes to the generic functions. Asynchronous mode keeps the generic table
+// (its queues have work to order). Why it exists: docs/benchmarks.md (the
+// direct table); tests: tests/unit/plugin_async_queue_test.cpp
+// (HostDirectTable), tests/offload/plugin_direct_calls.c.
 #include <cstring>
 
 #include "direct_table.h"
@@ -15,8 +20,11 @@ namespace omptarget::host {
 
 namespace {
 
+using plugin::GenericDevice;
+using plugin::direct::maySkipChecks;
+
 HostDevice &hostOf(void *Handle) {
-  return static_cast<HostDevice &>(*static_cast<plugin::GenericDevice *>(Handle));
+  return static_cast<HostDevice &>(*static_cast<GenericDevice *>(Handle));
 }
 
 // The construct's queue is the device's stateless one, as queueOf would set.
@@ -27,7 +35,7 @@ void takeQueue(HostDevice &D, __tgt_async_info &AsyncInfo) {
 int32_t submit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
                __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  if (!plugin::direct::isPlainCopy(D, TgtPtr, HstPtr, Size, AsyncInfo)) [[unlikely]]
+  if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, TgtPtr, HstPtr, AsyncInfo))) [[unlikely]]
     return plugin::direct::dataSubmit(Handle, TgtPtr, HstPtr, Size, AsyncInfo);
   takeQueue(D, *AsyncInfo);
   std::memcpy(TgtPtr, HstPtr, static_cast<size_t>(Size));
@@ -37,7 +45,7 @@ int32_t submit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
 int32_t retrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
                  __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  if (!plugin::direct::isPlainCopy(D, TgtPtr, HstPtr, Size, AsyncInfo)) [[unlikely]]
+  if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, HstPtr, TgtPtr, AsyncInfo))) [[unlikely]]
     return plugin::direct::dataRetrieve(Handle, HstPtr, TgtPtr, Size, AsyncInfo);
   takeQueue(D, *AsyncInfo);
   std::memcpy(HstPtr, TgtPtr, static_cast<size_t>(Size));
@@ -48,10 +56,8 @@ int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, in
                   int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
                   int32_t IsTeamRegion, __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  const bool WellFormed = Entry && NumArgs >= 0 && (NumArgs == 0 || (Args && Offsets)) &&
-                          AsyncInfo && !plugin::direct::diagnosticsOn(D);
-  const char *Name = WellFormed ? D.findKernel(Entry) : nullptr;
-  if (!Name) [[unlikely]]
+  const char *Name = D.kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo);
+  if (!maySkipChecks(D, Name != nullptr)) [[unlikely]]
     return plugin::direct::runRegion(Handle, Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit,
                                      LoopTripCount, IsTeamRegion, AsyncInfo);
   takeQueue(D, *AsyncInfo);
