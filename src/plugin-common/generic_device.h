@@ -14,9 +14,11 @@
 // * An unchecked half does the work (memory manager, queue, hook) for
 //   arguments that passed its checked call's test; its errors read exactly
 //   as through the checked call. The tests are public (transferProblem,
-//   allocArgsValid, kernelToLaunch): the direct table (direct_table.h) asks
-//   the same ones and takes an unchecked half only when direct::maySkipChecks
-//   says the checked call would add nothing.
+//   isPlainTransfer, allocArgsValid, kernelToLaunch): the direct table
+//   (direct_table.h) asks the same ones and takes an unchecked half only
+//   when direct::maySkipChecks says the checked call would add nothing. A
+//   device's own direct functions (specializeDirect; only the immediate-mode
+//   host device has any) decide with the same test.
 // * The hooks (section c) receive validated arguments only: sizes are
 //   non-negative and non-zero, pointers are non-null, and every queue comes
 //   from this device's queue pool (or is its shared queue).
@@ -26,14 +28,15 @@
 // device's shared queue) and stores it there; synchronize() waits for it,
 // returns it to the pool and resets Queue to null.
 //
-// Thread safety: every method of sections a and b may be called concurrently.
+// Thread safety: every method of sections a and b but init/deinit (driven by
+// GenericPlugin under its lock) may be called concurrently.
 // ImagesMutex_ guards Images_, KernelNames_ and KernelTables_ and serialises
 // image loads; the kernel table a launch tests against is immutable once
 // published through Kernels_ (an atomic pointer: launches take no lock), and
 // every published table stays alive until deinit. AsyncInfosMutex_ guards
 // AsyncInfos_. The queue and event pools and the memory manager lock
 // themselves. Initialized_ and SharedQueue_ are written by init/deinit only,
-// before or after any other call. The operations on one queue are ordered by
+// before or after every other call; DeferredRetrievesAccepted_ is atomic. The operations on one queue are ordered by
 // the caller.
 #pragma once
 
