@@ -49,15 +49,11 @@ void mapperOfPair(void *Handle, void *, void *Begin, int64_t, int64_t Type, void
   __tgt_push_mapper_component(Handle, P->Z, P->Z, sizeof P->Z, Motion, nullptr);
 }
 
-enum class Mode { Sync, Async, AsyncEvents, Direct };
-
-class MapperFaultTest : public RuntimeTest, public ::testing::WithParamInterface<Mode> {
+class MapperFaultTest : public RuntimeTest, public ::testing::WithParamInterface<fake::Personality> {
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = GetParam() != Mode::Sync;
-    C.Events = GetParam() == Mode::AsyncEvents;
-    C.Direct = GetParam() == Mode::Direct;
+    C.Kind = GetParam();
     return C;
   }
   // Nothing of [P, P + Size) is mapped, by any entry.
@@ -176,16 +172,7 @@ TEST_P(MapperFaultTest, PresentItemKeepsItsOwnReferences) {
   EXPECT_EQ(tableSize(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plugin, MapperFaultTest,
-                         ::testing::Values(Mode::Sync, Mode::Async, Mode::AsyncEvents, Mode::Direct),
-                         [](const auto &Info) {
-                           switch (Info.param) {
-                             case Mode::Sync: return "Sync";
-                             case Mode::Async: return "Async";
-                             case Mode::AsyncEvents: return "AsyncEvents";
-                             case Mode::Direct: break;
-                           }
-                           return "Direct";
-                         });
+INSTANTIATE_TEST_SUITE_P(Plugin, MapperFaultTest, ::testing::ValuesIn(fake::kAllPersonalities),
+                         [](const auto &Info) { return fake::name(Info.param); });
 
 }  // namespace
