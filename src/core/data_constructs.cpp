@@ -1,6 +1,7 @@
 #include "data_constructs.h"
 
 #include <cinttypes>
+#include <vector>
 
 #include "debug.h"
 #include "info.h"
@@ -214,6 +215,15 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
   }
   for (const DropRequest &R : Drops) Async.afterSync([&D, R] { return dropReference(D, R); });
   return Status::success();
+}
+
+Status dataEndWithoutCopyBack(Device &D, const MapArgs &A, AsyncInfo &Async) {
+  std::vector<int64_t> NoCopyBack(A.Types, A.Types + A.Num);
+  for (int64_t &T : NoCopyBack) T &= ~static_cast<int64_t>(kMapFrom);
+  MapArgs Release = A;
+  Release.Types = NoCopyBack.data();
+  Release.Progress = nullptr;
+  return dataEnd(D, Release, Async);
 }
 
 namespace {

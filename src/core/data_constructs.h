@@ -44,6 +44,9 @@ Status dataBegin(Device &D, const MapArgs &Args, AsyncInfo &Async);
 // run after the construct's synchronization.
 Status dataEnd(Device &D, const MapArgs &Args, AsyncInfo &Async);
 Status dataUpdate(Device &D, const MapArgs &Args, AsyncInfo &Async);
+// The end phase of a construct that failed: gives back the references that
+// dataBegin took for Args, copying nothing back.
+Status dataEndWithoutCopyBack(Device &D, const MapArgs &Args, AsyncInfo &Async);
 
 enum class DataConstruct { Begin, End, Update };
 // A whole data construct: its phase on one AsyncInfo, synchronized once at

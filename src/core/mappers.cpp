@@ -36,7 +36,22 @@ Status runMapper(Device &D, const MapArgs &Args, int32_t I, AsyncInfo &Async, Da
   Sub.Types = Types.data();
   Sub.Names = Names.data();
   Sub.FirstRidesOnParent = (Args.Types[I] & static_cast<int64_t>(abi::kMapMemberOfMask)) != 0;
-  return Phase(D, Sub, Async);
+  if (Phase != dataBegin) return Phase(D, Sub, Async);
+
+  // The construct only knows that argument I failed, so the components
+  // mapped before the failing one give their references back here (at once,
+  // or after the construct's synchronize if it has work queued, like any
+  // drop): the list item leaves no entry behind.
+  int32_t Mapped = 0;
+  Sub.Progress = &Mapped;
+  Status S = dataBegin(D, Sub, Async);
+  if (!S && Mapped > 0) {
+    Sub.Num = Mapped;
+    if (Status Undo = dataEndWithoutCopyBack(D, Sub, Async); !Undo)
+      debug::error("releasing the components of a failed mapper: %s",
+                   Undo.error().message().c_str());
+  }
+  return S;
 }
 
 }  // namespace omptarget::core

@@ -26,7 +26,10 @@ struct MapperComponents {
 
 using DataPhase = Status (*)(Device &, const MapArgs &, AsyncInfo &);
 
-// Expands argument `I` of `Args` with its mapper and runs `Phase` on the components.
+// Expands argument `I` of `Args` with its mapper and runs `Phase` on the
+// components. When `Phase` is dataBegin and a component fails, the components
+// before it give back what they took (nothing copied back): a list item is
+// mapped whole or not at all.
 Status runMapper(Device &D, const MapArgs &Args, int32_t I, AsyncInfo &Async, DataPhase Phase);
 
 }  // namespace omptarget::core

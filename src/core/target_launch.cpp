@@ -135,12 +135,7 @@ Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I,
 template <typename FinishFn>
 Status dropReferencesWithoutCopyBack(Device &D, const MapArgs &A, AsyncInfo &Async,
                                      FinishFn &Finish, Status Failure) {
-  std::vector<int64_t> NoCopyBack(A.Types, A.Types + A.Num);
-  for (int64_t &T : NoCopyBack) T &= ~static_cast<int64_t>(kMapFrom);
-  MapArgs Drop = A;
-  Drop.Types = NoCopyBack.data();
-  Drop.Progress = nullptr;
-  if (Status E = dataEnd(D, Drop, Async); !E)
+  if (Status E = dataEndWithoutCopyBack(D, A, Async); !E)
     debug::error("releasing the mappings of a failed target region: %s", E.error().message().c_str());
   return Finish(std::move(Failure));
 }

@@ -28,7 +28,7 @@ class DeviceRoutinesTest : public RuntimeTest, public ::testing::WithParamInterf
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = GetParam();
+    C.Kind = GetParam() ? fake::Personality::Async : fake::Personality::Sync;
     return C;
   }
 };

@@ -76,8 +76,7 @@ class AsyncMappingTest : public RuntimeTest {
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = true;
-    C.Events = true;
+    C.Kind = fake::Personality::AsyncEvents;
     return C;
   }
   void TearDown() override {
@@ -343,8 +342,7 @@ class NoEventsTest : public RuntimeTest {
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = true;
-    C.Events = false;
+    C.Kind = fake::Personality::Async;
     return C;
   }
 };
@@ -376,8 +374,7 @@ class SharedReadersTest : public RuntimeTest {
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = true;
-    C.Events = Events;
+    C.Kind = Events ? fake::Personality::AsyncEvents : fake::Personality::Async;
     C.DelayUs = 20;
     return C;
   }

@@ -24,7 +24,7 @@ class ConcurrencyTest : public RuntimeTest, public ::testing::WithParamInterface
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = GetParam();
+    C.Kind = GetParam() ? fake::Personality::Async : fake::Personality::Sync;
     C.DelayUs = 5;  // widen the windows between a copy's issue and its completion
     return C;
   }

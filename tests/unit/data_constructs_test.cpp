@@ -12,11 +12,11 @@ constexpr int64_t TO = kMapTo, FROM = kMapFrom, TOFROM = kMapTo | kMapFrom;
 constexpr int64_t memberOf(int Parent) { return static_cast<int64_t>(uint64_t(Parent + 1) << 48); }
 constexpr uint32_t kFill32 = 0xA5A5A5A5u;
 
-class DataTest : public RuntimeTest, public ::testing::WithParamInterface<bool> {
+class DataTest : public RuntimeTest, public ::testing::WithParamInterface<fake::Personality> {
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = GetParam();
+    C.Kind = GetParam();
     return C;
   }
   int *dev(const void *Hst) { return static_cast<int *>(entry(Hst).Tgt); }
@@ -26,7 +26,7 @@ TEST_P(DataTest, AsyncEntriesUsedOnlyWhenPresent) {
   int A[4] = {1, 2, 3, 4};
   ASSERT_TRUE(begin({map(A, sizeof A, TOFROM)}));
   ASSERT_TRUE(end({map(A, sizeof A, TOFROM)}));
-  if (GetParam())
+  if (GetParam() != fake::Personality::Sync)
     EXPECT_GT(fake::counters().AsyncCalls, 0u);
   else
     EXPECT_EQ(fake::counters().AsyncCalls, 0u);
@@ -403,7 +403,7 @@ TEST_P(DataTest, DeclareTargetGlobalIsPermanent) {
   EXPECT_EQ(fake::counters().Alloc, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plugin, DataTest, ::testing::Values(true, false),
-                         [](const auto &Info) { return Info.param ? "Async" : "Sync"; });
+INSTANTIATE_TEST_SUITE_P(Plugin, DataTest, ::testing::ValuesIn(fake::kAllPersonalities),
+                         [](const auto &Info) { return fake::name(Info.param); });
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "fake_plugin.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -31,8 +32,15 @@ ImageMagic TheImage;
 char HostRegions[kNumKernels];    // host region ids
 char DeviceKernels[kNumKernels];  // device entry addresses
 
+// A queued operation; it logs `Rec` as executed when its effect happens.
+using QueuedOp = std::function<void(const OpRecord &Rec)>;
+
 struct Queue {
+  uint64_t Id = 0;
+  // Ops and Idle: a persistent queue takes event records from any thread.
+  std::mutex Mu;
   std::vector<std::function<void()>> Ops;
+  bool Idle = false;  // in the pool: all its work has run
 };
 
 struct State {
@@ -48,8 +56,14 @@ struct State {
   std::vector<LaunchRecord> Launches;
   KernelFn Kernels[kNumKernels];
   size_t LiveQueues = 0;
+  // Every queue made since the last reset; the free ones are the pool.
+  std::vector<std::unique_ptr<Queue>> Queues;
+  std::vector<Queue *> FreeQueues;
+  std::vector<OpRecord> Issued, Executed;
 };
 State S;
+// The one queue of CompletesSync (never synchronized, never given back).
+Queue SharedQueue;
 
 // Events, queue-taking and stale-copy accounting (guarded by S.Mu).
 struct FakeEvent {
@@ -105,30 +119,74 @@ bool countAndFail(uint64_t &Count, uint64_t FailAt) {
   return FailAt != 0 && Count == FailAt;
 }
 
-// Runs `Op` now, or queues it on `Async` (taking a queue on first use).
-void enqueue(__tgt_async_info *Async, std::function<void()> Op) {
-  if (!Async) {
-    Op();
-    return;
+void logExecuted(const OpRecord &Rec) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  S.Executed.push_back(Rec);
+}
+
+// A queue from the pool, or a new one. Requires S.Mu.
+Queue *takeQueueLocked() {
+  Queue *Q;
+  if (!S.FreeQueues.empty()) {
+    Q = S.FreeQueues.back();
+    S.FreeQueues.pop_back();
+  } else {
+    S.Queues.push_back(std::make_unique<Queue>());
+    Q = S.Queues.back().get();
+    Q->Id = S.Queues.size();
   }
-  if (!Async->Queue) {
-    Async->Queue = new Queue;
+  {
+    std::lock_guard<std::mutex> QL(Q->Mu);
+    Q->Idle = false;
+  }
+  ++S.LiveQueues;
+  ++ES.Count.QueuesTaken;
+  return Q;
+}
+
+// Issues `Op` (logged as `Rec`): runs it now without a queue (a synchronous
+// entry) or on a device that completes synchronously, else queues it on
+// `Async` (taking a queue on first use). An op on a pooled queue (an event
+// record on an issuer's queue that has synchronized) runs at once: all the
+// queue's work is done; only persistent queues may be used so.
+void enqueue(__tgt_async_info *Async, OpRecord Rec, QueuedOp Op) {
+  Queue *Q = nullptr;
+  {
     std::lock_guard<std::mutex> L(S.Mu);
-    ++S.LiveQueues;
-    ++ES.Count.QueuesTaken;
+    if (!Async) {
+      Rec.Queue = 0;
+    } else if (S.Cfg.Kind == Personality::CompletesSync) {
+      Async->Queue = &SharedQueue;
+      Rec.Queue = kSharedQueue;
+    } else {
+      if (!Async->Queue) Async->Queue = takeQueueLocked();
+      Q = static_cast<Queue *>(Async->Queue);
+      Rec.Queue = Q->Id;
+    }
+    S.Issued.push_back(Rec);
   }
-  static_cast<Queue *>(Async->Queue)->Ops.push_back(std::move(Op));
+  if (Q) {
+    std::unique_lock<std::mutex> QL(Q->Mu);
+    if (!Q->Idle) {
+      Q->Ops.push_back([Op = std::move(Op), Rec] { Op(Rec); });
+      return;
+    }
+    QL.unlock();
+    std::lock_guard<std::mutex> L(S.Mu);
+    if (S.Cfg.Kind != Personality::PersistentQueues) ++ES.Count.PooledQueueUses;
+  }
+  Op(Rec);
 }
 
 // `Dev` is the device-side end of the copy: if its memory was freed before
 // the queued copy ran, the copy is counted as stale and skipped.
-std::function<void()> copyOp(void *Dst, const void *Src, int64_t Size, const void *Dev) {
+QueuedOp copyOp(void *Dst, const void *Src, int64_t Size, const void *Dev) {
   uint64_t Alloc;
   {
     std::lock_guard<std::mutex> L(S.Mu);
     Alloc = allocationOf(Dev, Size);
   }
-  return [=] {
+  return [=](const OpRecord &Rec) {
     delay();
     {
       std::lock_guard<std::mutex> L(S.Mu);
@@ -138,6 +196,7 @@ std::function<void()> copyOp(void *Dst, const void *Src, int64_t Size, const voi
       }
     }
     std::memcpy(Dst, Src, static_cast<size_t>(Size));
+    logExecuted(Rec);
   };
 }
 
@@ -202,6 +261,9 @@ int32_t dataDelete(int32_t, void *P) {
   S.Live.erase(It);
   ES.Serial.erase(P);
   std::free(P);
+  OpRecord Rec{OpKind::Delete, 0, P, nullptr, -1};
+  S.Issued.push_back(Rec);
+  S.Executed.push_back(Rec);
   return OK;
 }
 
@@ -211,7 +273,7 @@ int32_t submitAsync(int32_t, void *Tgt, void *Hst, int64_t Size, __tgt_async_inf
     if (Async) ++S.Count.AsyncCalls;
     if (countAndFail(S.Count.Submit, S.FailSubmitAt)) return FAIL;
   }
-  enqueue(Async, copyOp(Tgt, Hst, Size, Tgt));
+  enqueue(Async, {OpKind::Submit, 0, Tgt, nullptr, -1}, copyOp(Tgt, Hst, Size, Tgt));
   return OK;
 }
 int32_t submit(int32_t Id, void *Tgt, void *Hst, int64_t Size) {
@@ -223,7 +285,7 @@ int32_t retrieveAsync(int32_t, void *Hst, void *Tgt, int64_t Size, __tgt_async_i
     if (Async) ++S.Count.AsyncCalls;
     if (countAndFail(S.Count.Retrieve, S.FailRetrieveAt)) return FAIL;
   }
-  enqueue(Async, copyOp(Hst, Tgt, Size, Tgt));
+  enqueue(Async, {OpKind::Retrieve, 0, Tgt, nullptr, -1}, copyOp(Hst, Tgt, Size, Tgt));
   return OK;
 }
 int32_t retrieve(int32_t Id, void *Hst, void *Tgt, int64_t Size) {
@@ -251,7 +313,9 @@ int32_t launch(int32_t Id, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t
     std::lock_guard<std::mutex> L(S.Mu);
     for (void *A : R.Args) Allocs.push_back(allocationOf(A, 1));
   }
-  enqueue(Async, [Fn, Args = R.Args, Allocs] {
+  OpRecord Issued{OpKind::Launch, 0, R.Args.empty() ? nullptr : R.Args[0], nullptr,
+                  static_cast<int>(K)};
+  enqueue(Async, Issued, [Fn, Args = R.Args, Allocs](const OpRecord &Rec) {
     auto Check = [&] {
       std::lock_guard<std::mutex> L(S.Mu);
       for (size_t I = 0; I < Args.size(); ++I)
@@ -259,6 +323,7 @@ int32_t launch(int32_t Id, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t
       return true;
     };
     bool Ok = Check();
+    logExecuted(Rec);
     delay();
     if (Fn) Fn(Args);
     if (!(Ok && Check())) {
@@ -328,18 +393,34 @@ int32_t synchronize(int32_t, __tgt_async_info *Async) {
     ++S.Count.Synchronize;
   }
   if (!Async || !Async->Queue) return OK;
+  if (Async->Queue == &SharedQueue) {  // its work was done when issued
+    Async->Queue = nullptr;
+    return OK;
+  }
   auto *Q = static_cast<Queue *>(Async->Queue);
   bool Fail;
   {
     std::lock_guard<std::mutex> L(S.Mu);
     Fail = countAndFail(S.Count.QueueSyncs, S.FailSyncAt);
   }
-  if (!Fail)
-    for (auto &Op : Q->Ops) Op();
-  delete Q;
+  // Until the queue is empty: records from other threads may arrive meanwhile.
+  for (;;) {
+    std::vector<std::function<void()>> Ops;
+    {
+      std::lock_guard<std::mutex> QL(Q->Mu);
+      if (Q->Ops.empty()) {
+        Q->Idle = true;
+        break;
+      }
+      Ops.swap(Q->Ops);
+    }
+    if (!Fail)
+      for (auto &Op : Ops) Op();
+  }
   Async->Queue = nullptr;  // the queue goes back to the pool
   std::lock_guard<std::mutex> L(S.Mu);
   --S.LiveQueues;
+  S.FreeQueues.push_back(Q);
   return Fail ? FAIL : OK;
 }
 
@@ -360,9 +441,10 @@ int32_t recordEvent(int32_t, void *Event, __tgt_async_info *Async) {
     ++ES.Count.Record;
     Point = ++E->Recorded;
   }
-  enqueue(Async, [E, Point] {
+  enqueue(Async, {OpKind::Record, 0, nullptr, E, -1}, [E, Point](const OpRecord &Rec) {
     std::lock_guard<std::mutex> L(S.Mu);
     E->Completed = std::max(E->Completed, Point);
+    S.Executed.push_back(Rec);
     ES.Completed.notify_all();
   });
   return OK;
@@ -383,9 +465,9 @@ int32_t waitEvent(int32_t, void *Event, __tgt_async_info *Async) {
     ++ES.Count.Wait;
     Point = E->Recorded;
   }
-  enqueue(Async, [E, Point] {
+  enqueue(Async, {OpKind::Wait, 0, nullptr, E, -1}, [E, Point](const OpRecord &Rec) {
     std::unique_lock<std::mutex> L(S.Mu);
-    waitForPoint(L, E, Point);
+    if (waitForPoint(L, E, Point)) S.Executed.push_back(Rec);
   });
   return OK;
 }
@@ -425,6 +507,10 @@ void reset(const Config &C) {
   S.Count = {};
   S.FailAllocAt = S.FailSubmitAt = S.FailRetrieveAt = S.FailLaunchAt = S.FailSyncAt = 0;
   S.LiveQueues = 0;
+  S.FreeQueues.clear();
+  S.Queues.clear();
+  S.Issued.clear();
+  S.Executed.clear();
 }
 
 std::unique_ptr<Plugin> makePlugin() {
@@ -439,15 +525,16 @@ std::unique_ptr<Plugin> makePlugin() {
   F.data_delete = dataDelete;
   F.run_target_region = runRegion;
   F.run_target_team_region = runTeamRegion;
-  bool Async, Events, Direct;
+  Personality Kind;
+  bool Direct;
   {
     std::lock_guard<std::mutex> L(S.Mu);
-    Async = S.Cfg.Async;
-    Events = S.Cfg.Events;
+    Kind = S.Cfg.Kind;
     Direct = S.Cfg.Direct;
   }
+  bool Async = Kind != Personality::Sync;
   if (Async && Direct) F.direct_device = directDevice;
-  if (Async && Events) {
+  if (hasEvents(Kind)) {
     F.create_event = createEvent;
     F.record_event = recordEvent;
     F.wait_event = waitEvent;
@@ -461,11 +548,34 @@ std::unique_ptr<Plugin> makePlugin() {
     F.run_target_team_region_async = runTeamRegionAsync;
     F.synchronize = synchronize;
     F.accept_deferred_retrieves = acceptDeferredRetrieves;
-  } else {
-    // Only synchronous entries: every operation is complete when it returns.
-    F.completes_synchronously = [](int32_t) -> int32_t { return 1; };
   }
-  return Plugin::fromFunctions(Async ? "fake-async" : "fake-sync", F);
+  if (Kind == Personality::CompletesSync)
+    F.completes_synchronously = [](int32_t) -> int32_t { return 1; };
+  if (Kind == Personality::PersistentQueues)
+    F.queues_persist = [](int32_t) -> int32_t { return 1; };
+  std::string Name = std::string("fake-") + name(Kind);
+  for (char &C : Name) C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return Plugin::fromFunctions(Name, F);
+}
+
+const char *name(Personality P) {
+  switch (P) {
+  case Personality::Sync: return "Sync";
+  case Personality::Async: return "Async";
+  case Personality::AsyncEvents: return "AsyncEvents";
+  case Personality::CompletesSync: return "CompletesSync";
+  case Personality::PersistentQueues: return "PersistentQueues";
+  }
+  return "?";
+}
+
+std::vector<OpRecord> issued() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return S.Issued;
+}
+std::vector<OpRecord> executed() {
+  std::lock_guard<std::mutex> L(S.Mu);
+  return S.Executed;
 }
 
 EventCounters eventCounters() {
@@ -572,6 +682,8 @@ void RuntimeTest::TearDown() {
     EXPECT_EQ(fake::liveAllocations(), 0u) << "device memory leaked";
   }
   EXPECT_EQ(fake::liveQueues(), 0u) << "a queue was never synchronized";
+  EXPECT_EQ(fake::eventCounters().PooledQueueUses, 0u)
+      << "the core used a queue after giving it back, though queues do not persist";
   Runtime::stop();
   fake::reset(fake::Config());
 }

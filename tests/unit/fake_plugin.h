@@ -4,10 +4,15 @@
 // "Device memory" is host memory from malloc, one buffer per allocation,
 // tracked so that tests can read device contents and check that every
 // allocation was freed. Fresh allocations are filled with kFillByte so that
-// bytes never copied are recognizable. With Config::Async the asynchronous
-// entries are present and queue their work until synchronize (like a GPU
-// stream); without it only the synchronous entries exist (and the fake says it
-// completes synchronously, as the host device does in its immediate mode).
+// bytes never copied are recognizable.
+//
+// The fake takes the personality of one kind of real plugin (Personality):
+// LLVM 14's synchronous plugins, asynchronous plugins with or without
+// events, a device whose operations complete when issued (the host device's
+// immediate mode), or one whose queues persist (our CUDA plugin, the host
+// device's asynchronous mode). Queued work runs at the queue's synchronize.
+// It logs every operation twice, in issue order and in execution order, with
+// the queue it went to, so that tests can check what was ordered before what.
 //
 // Fault injection: failX(N) makes the Nth call of X from now on (1-based)
 // return OFFLOAD_FAIL (allocation returns null). Every entry counts its calls.
@@ -32,17 +37,50 @@ constexpr uint64_t kImageMagic = 0x46414b45494d4721ULL;
 constexpr unsigned char kFillByte = 0xA5;
 constexpr int kNumKernels = 4;
 
+// Which entries the fake exports and how its queues behave. Events model a
+// GPU's: record marks a point in a queue, wait makes a queue's later work
+// wait for the point last recorded (the wait op blocks the thread running
+// that queue until the point has run), sync blocks.
+enum class Personality {
+  // Synchronous entries only, as LLVM 14's plugins: every operation is done
+  // when it returns; no queues, no events, no completes_synchronously.
+  Sync,
+  // The asynchronous entries and synchronize too: work waits in the queue
+  // until synchronize, which gives the queue back. No events.
+  Async,
+  // Async and the event entries (create/record/wait/sync/destroy).
+  AsyncEvents,
+  // Asynchronous entries and events, but every operation is done when it is
+  // issued, on one shared queue, and completes_synchronously says so (the
+  // host device in its immediate mode).
+  CompletesSync,
+  // AsyncEvents, and queues_persist: queues go back to a pool at
+  // synchronize and stay valid; an event recorded on a pooled queue (its
+  // work all done) is reached at once; records from any thread.
+  PersistentQueues,
+};
+constexpr Personality kAllPersonalities[] = {Personality::Sync, Personality::Async,
+                                             Personality::AsyncEvents, Personality::CompletesSync,
+                                             Personality::PersistentQueues};
+// "Sync", "AsyncEvents", ... (test names; the plugin is "fake-<lower case>").
+const char *name(Personality P);
+// The personality has queues whose work waits until synchronize.
+constexpr bool defersWork(Personality P) {
+  return P == Personality::Async || P == Personality::AsyncEvents ||
+         P == Personality::PersistentQueues;
+}
+constexpr bool hasEvents(Personality P) {
+  return P == Personality::AsyncEvents || P == Personality::CompletesSync ||
+         P == Personality::PersistentQueues;
+}
+
 struct Config {
   int32_t NumDevices = 1;
-  bool Async = true;
+  Personality Kind = Personality::Async;
   unsigned DelayUs = 0;  // sleep in every copy and launch
-  // With Async: the event entries too (create/record/wait/sync/destroy).
-  // Events model a GPU's: record marks a point in a queue, wait makes a
-  // queue's later work wait for the point last recorded (the wait op blocks
-  // the thread running that queue until the point has run), sync blocks.
-  bool Events = false;
-  // With Async: a direct table too (direct_device), whose functions count
-  // their calls (Counters::Direct) and then do what the entries do.
+  // With a personality that has asynchronous entries: a direct table too
+  // (direct_device), whose functions count their calls (Counters::Direct)
+  // and then do what the entries do.
   bool Direct = false;
   // With Direct: direct_device answers OFFLOAD_FAIL.
   bool DirectRefused = false;
@@ -90,14 +128,36 @@ void setKernel(int K, KernelFn Fn);
 // Host region id of kernel K (what clang passes to __tgt_target).
 void *region(int K);
 
-// Events and queues (Config::Events). Counts survive until the next reset().
+// The operation log. Queue 0 is "no queue" (a synchronous entry); other
+// queues are numbered from 1 as the fake creates them (a pooled queue keeps
+// its number; the shared queue of CompletesSync is kSharedQueue).
+enum class OpKind { Submit, Retrieve, Launch, Record, Wait, Delete };
+constexpr uint64_t kSharedQueue = ~uint64_t(0);
+struct OpRecord {
+  OpKind Kind;
+  uint64_t Queue;
+  const void *Device;  // Submit/Retrieve/Delete: the device address; Launch: first argument
+  const void *Event;   // Record/Wait
+  int Kernel;          // Launch
+};
+// In issue order (when the plugin call was made).
+std::vector<OpRecord> issued();
+// In execution order: copies once their data is there, a kernel when it
+// starts, a record when its point is reached, a wait when it is satisfied,
+// a delete when the memory is freed.
+std::vector<OpRecord> executed();
+
+// Events and queues. Counts survive until the next reset().
 struct EventCounters {
   uint64_t Create = 0, Record = 0, Wait = 0, Sync = 0, Destroy = 0;
-  uint64_t QueuesTaken = 0;    // queues taken by a __tgt_async_info (first op on it)
+  uint64_t QueuesTaken = 0;    // queues taken by a __tgt_async_info (first op on it; not the shared one)
   uint64_t WaitTimeouts = 0;   // waits whose point never ran (10 s): a missing record/sync
   // Queued copies (then skipped) and kernels that ran on device memory freed
   // (or freed and allocated again) after they were issued.
   uint64_t StaleAccesses = 0;
+  // Operations on a queue given back by synchronize, with a personality
+  // whose queues do not persist.
+  uint64_t PooledQueueUses = 0;
 };
 EventCounters eventCounters();
 size_t liveEvents();

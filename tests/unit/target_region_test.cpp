@@ -15,19 +15,26 @@ namespace {
 constexpr int64_t TO = kMapTo, FROM = kMapFrom, TOFROM = kMapTo | kMapFrom;
 constexpr int64_t PARAM = kMapTargetParam;
 
-// The plugin: synchronous entries only, asynchronous entries, or those and
-// the direct table (which the core then calls instead).
-enum class Mode { Sync, Async, Direct };
+// The plugin: each personality of the fake, and the asynchronous one with
+// the direct table too (which the core then calls instead of the entries).
+struct Mode {
+  fake::Personality Kind;
+  bool Direct = false;
+};
+constexpr Mode kModes[] = {{fake::Personality::Sync},          {fake::Personality::Async},
+                           {fake::Personality::AsyncEvents},   {fake::Personality::CompletesSync},
+                           {fake::Personality::PersistentQueues}, {fake::Personality::Async, true}};
 
 class TargetTest : public RuntimeTest, public ::testing::WithParamInterface<Mode> {
  protected:
   fake::Config config() override {
     fake::Config C;
-    C.Async = queued();
-    C.Direct = GetParam() == Mode::Direct;
+    C.Kind = GetParam().Kind;
+    C.Direct = GetParam().Direct;
     return C;
   }
-  bool queued() const { return GetParam() != Mode::Sync; }
+  // Work waits in a queue until the construct's synchronize.
+  bool queued() const { return fake::defersWork(GetParam().Kind); }
 };
 
 TEST_P(TargetTest, ArgumentKinds) {
@@ -73,9 +80,11 @@ TEST_P(TargetTest, CoreAcceptsDeferredRetrievesOnceAtDeviceInit) {
   int A[2] = {1, 2};
   ASSERT_TRUE(target(0, {map(A, sizeof A, TOFROM | PARAM)}));
   ASSERT_TRUE(target(0, {map(A, sizeof A, TOFROM | PARAM)}));
-  // Only the async fake exports the entry; the core must call it exactly
-  // once, when the device is initialized, and never when it is absent.
-  EXPECT_EQ(fake::counters().AcceptDeferredRetrieves, queued() ? 1u : 0u);
+  // Only personalities with asynchronous entries export the entry; the core
+  // must call it exactly once, when the device is initialized, and never
+  // when it is absent.
+  bool Exported = GetParam().Kind != fake::Personality::Sync;
+  EXPECT_EQ(fake::counters().AcceptDeferredRetrieves, Exported ? 1u : 0u);
   EXPECT_EQ(fake::counters().InitDevice, 1u);
 }
 
@@ -226,15 +235,9 @@ TEST_P(TargetTest, FailedRetrieveOnExit) {
   EXPECT_EQ(tableSize(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plugin, TargetTest, ::testing::Values(Mode::Async, Mode::Sync, Mode::Direct),
-                         [](const auto &Info) {
-                           switch (Info.param) {
-                             case Mode::Sync: return "Sync";
-                             case Mode::Async: return "Async";
-                             case Mode::Direct: break;
-                           }
-                           return "Direct";
-                         });
+INSTANTIATE_TEST_SUITE_P(Plugin, TargetTest, ::testing::ValuesIn(kModes), [](const auto &Info) {
+  return Info.param.Direct ? std::string("Direct") : std::string(fake::name(Info.param.Kind));
+});
 
 }  // namespace
 
