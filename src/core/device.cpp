@@ -190,7 +190,7 @@ Status Device::synchronize(__tgt_async_info &Raw) {
 namespace {
 // E's event recorded on Queue (created on first use, reused for every copy).
 Status recordOn(const PluginFunctions &F, int32_t PluginDeviceId, int32_t Id, MapEntry &E,
-                __tgt_async_info *Queue) {
+                __tgt_async_info *Queue) REQUIRES(E.TransferMutex) {
   if (!E.Event && F.create_event(PluginDeviceId, &E.Event) != kOffloadSuccess) {
     E.Event = nullptr;
     return makeError("device %d: creating an event failed", Id);

@@ -3,10 +3,10 @@
 // (or its direct table, see plugin_abi.h) that turn OFFLOAD_FAIL into Errors
 // naming the call and values.
 //
-// Thread safety: `InitMutex_` guards initialization and image loading; after
-// `isReady()` the device is used concurrently. Plugin calls are made without
-// core locks held, except allocation of a new map entry (table lock held so
-// that no other thread can map the same range twice).
+// Thread safety: `InitMutex_` (a FutexMutex) guards initialization and image
+// loading; after `isReady()` the device is used concurrently. Plugin calls
+// are made without core locks held, except allocation of a new map entry
+// (table lock held so that no other thread can map the same range twice).
 #pragma once
 
 #include <atomic>
@@ -15,8 +15,10 @@
 #include <string>
 
 #include "error.h"
+#include "futex_mutex.h"
 #include "mapping_table.h"
 #include "plugin.h"
+#include "thread_annotations.h"
 
 namespace omptarget::core {
 
@@ -33,10 +35,10 @@ class Device {
   MappingTable &mappings() { return Table_; }
 
   // Serializes initialization and image loading.
-  std::mutex &initMutex() { return InitMutex_; }
+  FutexMutex &initMutex() RETURN_CAPABILITY(InitMutex_) { return InitMutex_; }
   bool isReady() const { return Ready_.load(std::memory_order_acquire); }
   // Calls the plugin's init_device once; requires initMutex().
-  Status initializeLocked();
+  Status initializeLocked() REQUIRES(InitMutex_);
   // Marks the device ready at image generation `Generation`.
   void markReady(uint64_t Generation) {
     LoadedGeneration_.store(Generation, std::memory_order_release);
@@ -82,9 +84,9 @@ class Device {
   // After issuing a copy into E on Async's queue: makes the copy waitable
   // (records E's event, or remembers the queue when queues persist) and marks
   // it in flight until Async's synchronize.
-  Status markCopyInFlight(MapEntry &E, AsyncInfo &Async);
+  Status markCopyInFlight(MapEntry &E, AsyncInfo &Async) REQUIRES(E.TransferMutex);
   // Orders Async's later work after E's in-flight copy.
-  Status waitEntryCopy(MapEntry &E, AsyncInfo &Async);
+  Status waitEntryCopy(MapEntry &E, AsyncInfo &Async) REQUIRES(E.TransferMutex);
   void destroyEvent(void *Event);
 
  private:
@@ -92,8 +94,8 @@ class Device {
   Plugin &Plugin_;
   const int32_t PluginDeviceId_;
   MappingTable Table_;
-  std::mutex InitMutex_;
-  bool Initialized_ = false;  // guarded by InitMutex_
+  FutexMutex InitMutex_;
+  bool Initialized_ GUARDED_BY(InitMutex_) = false;
   std::once_flag UidOnce_;
   std::string Uid_;  // written once, under UidOnce_
   bool CompletesSynchronously_ = false;  // set once before the device is ready

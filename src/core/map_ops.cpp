@@ -18,7 +18,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
   bool Created = false;
   auto Begin = reinterpret_cast<uintptr_t>(Req.HstBegin);
   MappingTable &T = D.mappings();
-  std::unique_lock TableLock(T.Mutex);
+  UniqueLock TableLock(T.Mutex);
   LookupResult LR = T.lookup(Begin, Req.Size);
 
   if (LR.IsContained || ((LR.ExtendsBefore || LR.ExtendsAfter) && Req.Implicit)) {
@@ -119,7 +119,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     }
     // Issue the copy holding the entry's lock so a thread that finds the
     // entry in the meantime waits for the data.
-    std::unique_lock EntryLock(E.TransferMutex);
+    UniqueLock EntryLock(E.TransferMutex);
     E.TransferBusy.store(true, std::memory_order_relaxed);
     TableLock.unlock();
     Report();
@@ -155,7 +155,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     // is free; a device-side wait orders this construct after it.
     Status Waited;
     {
-      std::lock_guard Wait(E.TransferMutex);
+      ScopedLock Wait(E.TransferMutex);
       if (E.CopyInFlight.load(std::memory_order_acquire)) Waited = D.waitEntryCopy(E, Async);
     }
     if (!Waited) {
@@ -181,13 +181,13 @@ struct Removal {
 };
 
 // E's count reached zero (T.Mutex held): unlink it.
-Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) {
+Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) REQUIRES(T.Mutex) {
   if (info::enabled(abi::kInfoMappingChanged))
     info::print(D.id(),
                 "Removing map entry with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
                 ", Size=%" PRId64 ", Name=%s",
                 E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
-  Removal R{reinterpret_cast<void *>(E.TgtBegin), E.Event, E.HstBegin, E.HstEnd};
+  Removal R{reinterpret_cast<void *>(E.TgtBegin), E.eventOfUnreferenced(), E.HstBegin, E.HstEnd};
   T.erase(E);
   return R;
 }
@@ -235,7 +235,7 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
   MappingTable &T = D.mappings();
   Removal Removed;
   {
-    std::lock_guard TableLock(T.Mutex);
+    ScopedLock TableLock(T.Mutex);
     LookupResult LR = T.lookup(Begin, Req.Size);
     if (LR.IsContained || (!Req.MustContain && (LR.ExtendsBefore || LR.ExtendsAfter))) {
       MapEntry &E = *LR.Entry;
@@ -314,7 +314,7 @@ Status dropReference(Device &D, const DropRequest &R) {
   Status Result;
   bool CopiedBack = false;
   {
-    std::lock_guard TableLock(T.Mutex);
+    ScopedLock TableLock(T.Mutex);
     LookupResult LR = T.lookup(Begin, R.Size);
     if (!LR.found())
       return makeError("device %d: section to delete (host address " OMPT_PTR_FMT
