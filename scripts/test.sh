@@ -5,6 +5,12 @@
 # the main suite through CTest (unit tests, export check, the offload programs
 # on our runtime and on both interop mixes with LLVM 14), whose summary ends
 # the output. SANITIZERS=0 skips the sanitizer builds.
+#
+# The ThreadSanitizer tree is built with clang 14 and its thread-safety
+# analysis (OMPTARGET_THREAD_SAFETY_ANALYSIS: the lock annotations of
+# support/thread_annotations.h, mismatches are errors), and builds every C++
+# target of the tree (omptarget_cxx), so every annotated lock is checked; the
+# others use the default compiler (g++) and build the unit tests only.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -12,10 +18,18 @@ build=${BUILD_DIR:-$root/build}
 if [ "${SANITIZERS:-1}" != 0 ]; then
   for san in thread address,undefined; do
     dir="$build-$(echo "$san" | tr ',' '-')"
-    echo "=== unit tests under -fsanitize=$san ($dir)"
+    if [ "$san" = thread ]; then
+      echo "=== clang thread-safety analysis; unit tests under -fsanitize=$san ($dir)"
+      extra="-DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DOMPTARGET_THREAD_SAFETY_ANALYSIS=ON"
+      target=omptarget_cxx
+    else
+      echo "=== unit tests under -fsanitize=$san ($dir)"
+      extra=""
+      target=omptarget_unit_tests
+    fi
     cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DOMPTARGET_SANITIZER="$san" -DOMPTARGET_BUILD_BENCH=OFF >/dev/null
-    cmake --build "$dir" -j "${JOBS:-2}" --target omptarget_unit_tests
+      -DOMPTARGET_SANITIZER="$san" -DOMPTARGET_BUILD_BENCH=OFF $extra >/dev/null
+    cmake --build "$dir" -j "${JOBS:-2}" --target "$target"
     # Reports go to files too: tests that capture stderr would swallow them.
     rm -f "$dir"/sanitizer.log*
     if ! TSAN_OPTIONS="halt_on_error=1 log_path=$dir/sanitizer.log" \

@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "omptarget/abi.h"
+#include "scoped_lock.h"
 
 namespace omptarget::core {
 
@@ -22,12 +23,12 @@ std::string AllocationRegistry::ownerName(int64_t DeviceId) {
 }
 
 void AllocationRegistry::add(void *Ptr, int64_t DeviceId, int64_t Size, int32_t Kind) {
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Live_[reinterpret_cast<uintptr_t>(Ptr)] = Record{DeviceId, Size, Kind};
 }
 
 std::optional<AllocationRegistry::Block> AllocationRegistry::remove(void *Ptr, int64_t DeviceId) {
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   auto It = Live_.find(reinterpret_cast<uintptr_t>(Ptr));
   if (It == Live_.end() || It->second.DeviceId != DeviceId) return std::nullopt;
   Block B = toBlock(It->first, It->second);
@@ -36,7 +37,7 @@ std::optional<AllocationRegistry::Block> AllocationRegistry::remove(void *Ptr, i
 }
 
 std::optional<AllocationRegistry::Block> AllocationRegistry::find(const void *Ptr) {
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   auto It = Live_.find(reinterpret_cast<uintptr_t>(Ptr));
   if (It == Live_.end()) return std::nullopt;
   return toBlock(It->first, It->second);
@@ -44,7 +45,7 @@ std::optional<AllocationRegistry::Block> AllocationRegistry::find(const void *Pt
 
 std::optional<AllocationRegistry::Block> AllocationRegistry::containing(const void *Ptr) {
   auto Addr = reinterpret_cast<uintptr_t>(Ptr);
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   auto It = Live_.upper_bound(Addr);
   if (It == Live_.begin()) return std::nullopt;
   --It;

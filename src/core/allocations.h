@@ -7,14 +7,17 @@
 // Device numbers are recorded as given, except that every name of the
 // initial device is recorded as kInitialDeviceKey.
 //
-// Thread safety: all members take Mutex_.
+// Thread safety: all members take Mutex_ (a FutexMutex), which guards Live_
+// and is taken with no other core lock held.
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
+
+#include "futex_mutex.h"
+#include "thread_annotations.h"
 
 namespace omptarget::core {
 
@@ -53,8 +56,8 @@ class AllocationRegistry {
   static Block toBlock(uintptr_t Begin, const Record &R) {
     return Block{reinterpret_cast<void *>(Begin), R.DeviceId, R.Size, R.Kind};
   }
-  std::mutex Mutex_;
-  std::map<uintptr_t, Record> Live_;  // by begin address
+  FutexMutex Mutex_;
+  std::map<uintptr_t, Record> Live_ GUARDED_BY(Mutex_);  // by begin address
 };
 
 }  // namespace omptarget::core

@@ -166,7 +166,7 @@ OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *Device
   auto Begin = reinterpret_cast<uintptr_t>(HostPtr);
   auto Tgt = reinterpret_cast<uintptr_t>(DevicePtr) + DeviceOffset;
   MappingTable &T = (*D)->mappings();
-  std::lock_guard Lock(T.Mutex);
+  ScopedLock Lock(T.Mutex);
   LookupResult LR = T.lookup(Begin, static_cast<int64_t>(Size));
   if (LR.found()) {
     const MapEntry &E = *LR.Entry;
@@ -199,7 +199,7 @@ OMPT_EXPORT int omp_target_disassociate_ptr(const void *HostPtr, int DeviceNum) 
   }
   auto Begin = reinterpret_cast<uintptr_t>(HostPtr);
   MappingTable &T = D->mappings();
-  std::lock_guard Lock(T.Mutex);
+  ScopedLock Lock(T.Mutex);
   LookupResult LR = T.lookup(Begin, 0);
   if (!LR.IsContained || LR.Entry->HstBegin != Begin) {
     debug::error("%s: host pointer " OMPT_PTR_FMT " has no association on device %d", Call, Begin,

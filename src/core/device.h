@@ -10,11 +10,11 @@
 //   made visible to other threads (entry_copies.h implements it);
 // - whether the program requires unified shared memory.
 //
-// Thread safety: `InitMutex_` guards initialization and image loading; after
-// `isReady()` the device is used concurrently and the members set at
-// initialization are immutable. Plugin calls are made without core locks
-// held, except allocation of a new map entry (table lock held so that no
-// other thread can map the same range twice).
+// Thread safety: `InitMutex_` (a FutexMutex) guards initialization and image
+// loading; after `isReady()` the device is used concurrently and the members
+// set at initialization are immutable. Plugin calls are made without core
+// locks held, except allocation of a new map entry (table lock held so that
+// no other thread can map the same range twice).
 #pragma once
 
 #include <atomic>
@@ -24,8 +24,10 @@
 
 #include "device_ops.h"
 #include "error.h"
+#include "futex_mutex.h"
 #include "mapping_table.h"
 #include "plugin.h"
+#include "thread_annotations.h"
 
 namespace omptarget::core {
 
@@ -61,11 +63,11 @@ class Device {
   MappingTable &mappings() { return Table_; }
 
   // Serializes initialization and image loading.
-  std::mutex &initMutex() { return InitMutex_; }
+  FutexMutex &initMutex() RETURN_CAPABILITY(InitMutex_) { return InitMutex_; }
   bool isReady() const { return Ready_.load(std::memory_order_acquire); }
   // Calls the plugin's init_device once and decides what depends on the
   // plugin (see the top of this file); requires initMutex().
-  Status initializeLocked(bool RequiresUnifiedSharedMemory);
+  Status initializeLocked(bool RequiresUnifiedSharedMemory) REQUIRES(InitMutex_);
   // Marks the device ready at image generation `Generation`.
   void markReady(uint64_t Generation) {
     LoadedGeneration_.store(Generation, std::memory_order_release);
@@ -113,8 +115,8 @@ class Device {
   Plugin &Plugin_;
   const int32_t PluginDeviceId_;
   MappingTable Table_;
-  std::mutex InitMutex_;
-  bool Initialized_ = false;  // guarded by InitMutex_
+  FutexMutex InitMutex_;
+  bool Initialized_ GUARDED_BY(InitMutex_) = false;
   std::once_flag UidOnce_;
   std::string Uid_;  // written once, under UidOnce_
   // Set once in initializeLocked, before the device is ready.

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "debug.h"
+#include "scoped_lock.h"
 
 namespace omptarget::core {
 
@@ -34,7 +35,7 @@ bool fileExists(const std::string &Path) {
 
 void DeviceTable::loadPlugins() {
   if (Loaded_.load(std::memory_order_acquire)) return;
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   if (Loaded_.load(std::memory_order_relaxed)) return;
   const std::string Dir = ownDirectory();
   for (const std::string &Name : pluginNames()) {
@@ -58,20 +59,20 @@ void DeviceTable::loadPlugins() {
 }
 
 void DeviceTable::addPlugin(std::unique_ptr<Plugin> P) {
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Loaded_.store(true, std::memory_order_release);
   Plugins_.push_back(std::move(P));
 }
 
 std::vector<Plugin *> DeviceTable::plugins() {
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   std::vector<Plugin *> Result;
   for (auto &P : Plugins_) Result.push_back(P.get());
   return Result;
 }
 
 std::pair<int32_t, int32_t> DeviceTable::activate(Plugin &P, int64_t RequiresFlags) {
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   for (const ActivePlugin &A : Active_)
     if (A.P == &P) return {A.First, A.Count};
   if (P.fn().init_requires) P.fn().init_requires(RequiresFlags);
@@ -95,7 +96,7 @@ std::pair<int32_t, int32_t> DeviceTable::activate(Plugin &P, int64_t RequiresFla
 }
 
 std::vector<int32_t> DeviceTable::devicesOf(const Plugin &P) {
-  std::lock_guard<std::mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   std::vector<int32_t> Ids;
   for (const ActivePlugin &A : Active_)
     if (A.P == &P)

@@ -1,20 +1,25 @@
 // The plugins and the devices they contribute, numbered in the order their
 // plugins first accept an image (as LLVM 14 numbers them).
 //
-// Thread safety: `Mutex_` guards plugin loading and device creation. Device
-// pointers are published through a fixed array of atomics so that the hot
-// path (device by id) takes no lock.
+// Thread safety: `Mutex_` (a FutexMutex) guards plugin loading, plugin
+// activation and device creation: Plugins_, Active_, Owned_. It is held while
+// a plugin is loaded or asked for its devices (init_requires,
+// number_of_devices), and is never taken with another core lock held. Device
+// pointers are published through a fixed array of atomics (Slots_, Count_)
+// so that the hot path (device by id) takes no lock; Loaded_ is an atomic
+// set once under Mutex_ and tested without it first.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "device.h"
+#include "futex_mutex.h"
 #include "plugin.h"
+#include "thread_annotations.h"
 
 namespace omptarget::core {
 
@@ -51,11 +56,11 @@ class DeviceTable {
     int32_t First;
     int32_t Count;
   };
-  std::mutex Mutex_;
+  FutexMutex Mutex_;
   std::atomic<bool> Loaded_{false};  // set once, under Mutex_
-  std::vector<std::unique_ptr<Plugin>> Plugins_;  // guarded by Mutex_
-  std::vector<ActivePlugin> Active_;              // guarded by Mutex_
-  std::vector<std::unique_ptr<Device>> Owned_;    // guarded by Mutex_
+  std::vector<std::unique_ptr<Plugin>> Plugins_ GUARDED_BY(Mutex_);
+  std::vector<ActivePlugin> Active_ GUARDED_BY(Mutex_);
+  std::vector<std::unique_ptr<Device>> Owned_ GUARDED_BY(Mutex_);
   std::array<std::atomic<Device *>, kMaxDevices> Slots_{};
   std::atomic<int32_t> Count_{0};
 };

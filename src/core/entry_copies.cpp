@@ -24,7 +24,7 @@ Status submitReported(Device &D, const EntryCopy &C, AsyncInfo &Async) {
 
 // E's event recorded on Queue (created on first use, reused for every copy).
 // Requires E.TransferMutex.
-Status recordEntryEvent(Device &D, MapEntry &E, __tgt_async_info *Queue) {
+Status recordEntryEvent(Device &D, MapEntry &E, __tgt_async_info *Queue) REQUIRES(E.TransferMutex) {
   const PluginFunctions &F = D.plugin().fn();
   if (!E.Event && F.create_event(D.pluginDeviceId(), &E.Event) != kOffloadSuccess) {
     E.Event = nullptr;
@@ -37,7 +37,7 @@ Status recordEntryEvent(Device &D, MapEntry &E, __tgt_async_info *Queue) {
 
 // Rule 3: after issuing a copy into E on Async's queue, holding
 // E.TransferMutex.
-Status makeCopyWaitable(Device &D, MapEntry &E, AsyncInfo &Async) {
+Status makeCopyWaitable(Device &D, MapEntry &E, AsyncInfo &Async) REQUIRES(E.TransferMutex) {
   switch (D.copyPolicy()) {
     case CopyPolicy::Immediate:
       return Status::success();
@@ -65,7 +65,7 @@ Status makeCopyWaitable(Device &D, MapEntry &E, AsyncInfo &Async) {
 }  // namespace
 
 Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C,
-                     AsyncInfo &Async) {
+                     AsyncInfo &Async) NO_THREAD_SAFETY_ANALYSIS {
   // (An `always` copy into an entry that another thread is still filling
   // outside the table lock waits for it the usual way.)
   if (D.copyPolicy() == CopyPolicy::Immediate && C.Size <= kSyncCopyUnderTableLockBytes &&
@@ -74,7 +74,7 @@ Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C
     Lock.unlock();
     return Copied;
   }
-  std::unique_lock EntryLock(E.TransferMutex);
+  UniqueLock EntryLock(E.TransferMutex);
   E.TransferBusy.store(true, std::memory_order_relaxed);
   Lock.unlock();
   Status Copied = submitReported(D, C, Async);
@@ -89,12 +89,13 @@ Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C
   return Copied;
 }
 
-Status waitForEntryData(Device &D, MapEntry &E, TableLock &Lock, AsyncInfo &Async) {
+Status waitForEntryData(Device &D, MapEntry &E, TableLock &Lock,
+                        AsyncInfo &Async) NO_THREAD_SAFETY_ANALYSIS {
   bool Busy = E.TransferBusy.load(std::memory_order_acquire) ||
               E.CopyInFlight.load(std::memory_order_acquire);
   Lock.unlock();
   if (!Busy) return Status::success();
-  std::lock_guard Wait(E.TransferMutex);
+  ScopedLock Wait(E.TransferMutex);
   if (!E.CopyInFlight.load(std::memory_order_acquire)) return Status::success();
   if (D.copyPolicy() == CopyPolicy::RecordWhenNeeded) {
     // Recorded now on the issuing queue: after the copy (issued before

@@ -47,6 +47,7 @@
 #include "error.h"
 #include "info.h"
 #include "mapping_table.h"
+#include "scoped_lock.h"
 
 namespace omptarget::core {
 
@@ -55,7 +56,11 @@ namespace omptarget::core {
 // (rule 3 above, and findMapping's copy back).
 constexpr int64_t kSyncCopyUnderTableLockBytes = 64 * 1024;
 
-using TableLock = std::unique_lock<FutexMutex>;
+// The table lock is handed in held and released inside (rule 2's hand-over),
+// which Clang's thread-safety analysis cannot follow across a call: the two
+// functions that take one are excluded from it (their entry-lock helpers are
+// checked).
+using TableLock = UniqueLock;
 
 struct EntryCopy {
   void *Tgt = nullptr;  // inside the entry

@@ -1,11 +1,11 @@
 #include "image_registry.h"
 
 #include <cinttypes>
-#include <mutex>
 
 #include "debug.h"
 #include "entry_kernels.h"
 #include "entry_range.h"
+#include "scoped_lock.h"
 
 namespace omptarget::core {
 
@@ -56,7 +56,7 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std:
   }
   if (WithDevices > 0) IdlePlugins.clear();  // some image has a device to run on
 
-  std::unique_lock<std::shared_mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Bin->Serial = NextSerial_++;
   size_t Index = 0;
   for (__tgt_offload_entry *E = Desc->HostEntriesBegin; E != Desc->HostEntriesEnd; ++E, ++Index)
@@ -70,7 +70,7 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
   // The destructors first, on every device where the constructors ran.
   std::vector<std::pair<Device *, std::vector<EntryKernel>>> Dtors;
   {
-    std::shared_lock<std::shared_mutex> Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     for (const auto &BinPtr : Binaries_) {
       const Binary &Bin = *BinPtr;
       if (Bin.Desc != Desc) continue;
@@ -88,7 +88,7 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
     if (Status S = runEntryKernels(*D, Kernels, "destructor"); !S)
       debug::error("__tgt_unregister_lib: device %d: %s", D->id(), S.error().message().c_str());
 
-  std::unique_lock<std::shared_mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   for (auto It = Binaries_.begin(); It != Binaries_.end(); ++It) {
     Binary &Bin = **It;
     if (Bin.Desc != Desc) continue;
@@ -103,7 +103,7 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
         if (!Bin.TableFor[Id]) continue;
         Device *D = Devices_.get(static_cast<int64_t>(Id));
         if (!D) continue;
-        std::lock_guard TableLock(D->mappings().Mutex);
+        ScopedLock TableLock(D->mappings().Mutex);
         auto Begin = reinterpret_cast<uintptr_t>(E->addr);
         LookupResult R = D->mappings().lookup(Begin, static_cast<int64_t>(E->size));
         if (R.IsContained && R.Entry->HstBegin == Begin) D->mappings().erase(*R.Entry);
@@ -124,7 +124,7 @@ Status ImageRegistry::loadPendingImages(Device &D) {
   std::vector<PendingCtors> Pending;
   const auto Id = static_cast<size_t>(D.id());
   {
-    std::unique_lock<std::shared_mutex> Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     for (auto &BinPtr : Binaries_) {
       Binary &Bin = *BinPtr;
       if (Id >= Bin.ImageFor.size() || !Bin.ImageFor[Id]) continue;
@@ -147,7 +147,7 @@ Status ImageRegistry::loadPendingImages(Device &D) {
   for (PendingCtors &P : Pending) {
     Status S = runEntryKernels(D, P.Kernels, "constructor");
     {
-      std::unique_lock<std::shared_mutex> Lock(Mutex_);
+      ScopedLock Lock(Mutex_);
       for (auto &BinPtr : Binaries_)
         if (BinPtr->Serial == P.Serial) BinPtr->CtorsOn[Id] = S ? CtorState::Done : CtorState::Failed;
     }
@@ -182,7 +182,7 @@ Status ImageRegistry::loadImage(Device &D, Binary &Bin) {
                      D.id(), *DevCount, HostCount);
   Bin.TableFor[Id] = Table;
   // Declare-target globals: the device's copy lives as long as the image.
-  std::lock_guard TableLock(D.mappings().Mutex);
+  ScopedLock TableLock(D.mappings().Mutex);
   for (size_t I = 0; I < HostCount; ++I) {
     __tgt_offload_entry &Host = Bin.Desc->HostEntriesBegin[I];
     __tgt_offload_entry &Dev = Table->EntriesBegin[I];
@@ -219,7 +219,7 @@ Expected<void *> ImageRegistry::kernelFor(void *HostPtr, const Device &D) {
 }
 
 Expected<void *> ImageRegistry::lookupKernel(void *HostPtr, const Device &D) {
-  std::shared_lock<std::shared_mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   auto It = Kernels_.find(HostPtr);
   if (It == Kernels_.end())
     return makeError("host region %p has no registered kernel (was its binary unregistered?)",
@@ -233,7 +233,7 @@ Expected<void *> ImageRegistry::lookupKernel(void *HostPtr, const Device &D) {
 }
 
 const char *ImageRegistry::kernelName(void *HostPtr) {
-  std::shared_lock<std::shared_mutex> Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   auto It = Kernels_.find(HostPtr);
   if (It == Kernels_.end()) return nullptr;
   return It->second.Bin->Desc->HostEntriesBegin[It->second.Index].name;

@@ -4,18 +4,26 @@
 // image is loaded there, its destructors when it is unregistered
 // (entry_kernels.h).
 //
-// Thread safety: `Mutex_` (shared) guards everything here; lookups take it
-// shared, registration and image loading take it exclusive. Constructor and
-// destructor kernels run with it released (constructors still under the
-// device's init mutex, so no construct uses the device before they are
-// done). `generation()` changes whenever images are added so that devices
-// know to load them.
+// Thread safety: `Mutex_` (a FutexMutex) guards everything here: the
+// binaries and everything in them (the analysis checks Binaries_, Kernels_
+// and NextSerial_; a Binary's fields are reached only through Binaries_ or
+// Kernels_), taken for lookups, registration and image loading alike.
+// Constructor and destructor kernels run with it released (constructors
+// still under the device's init mutex, so no construct uses the device
+// before they are done). `generation()` (an atomic, read without the lock)
+// changes whenever images are added so that devices know to load them.
+// Lock order: the device's InitMutex_, then Mutex_, then a device's mapping
+// table Mutex (image loading maps the declare-target globals).
+//
+// Lookups take Mutex_ exclusively too (no reader/writer lock): a launch
+// finds its kernel through kernelFor's per-thread memo without any lock, and
+// only a memo miss (a region other than the thread's last) takes Mutex_, for
+// one hash lookup, so nothing measured asks for a second kind of lock here.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -23,7 +31,9 @@
 #include "device_table.h"
 #include "entry_kernels.h"
 #include "error.h"
+#include "futex_mutex.h"
 #include "omptarget/abi.h"
+#include "thread_annotations.h"
 
 namespace omptarget::core {
 
@@ -47,7 +57,7 @@ class ImageRegistry {
   // Loads every image registered for `D` that it has not loaded yet, maps
   // their globals and runs their constructor kernels. Requires
   // D.initMutex(). A constructor that failed fails every later call for D.
-  Status loadPendingImages(Device &D);
+  Status loadPendingImages(Device &D) REQUIRES(D.initMutex());
   uint64_t generation() const { return Generation_.load(std::memory_order_acquire); }
 
   // The device-side entry of the kernel whose host region id is `HostPtr`.
@@ -78,14 +88,13 @@ class ImageRegistry {
   };
 
   // load_binary of Bin's image for D, and D's mappings of its globals.
-  // Requires Mutex_ exclusive.
-  Status loadImage(Device &D, Binary &Bin);
+  Status loadImage(Device &D, Binary &Bin) REQUIRES(Mutex_);
 
   DeviceTable &Devices_;
-  std::shared_mutex Mutex_;
-  std::vector<std::unique_ptr<Binary>> Binaries_;
-  uint64_t NextSerial_ = 1;
-  std::unordered_map<void *, KernelRef> Kernels_;
+  FutexMutex Mutex_;
+  std::vector<std::unique_ptr<Binary>> Binaries_ GUARDED_BY(Mutex_);
+  uint64_t NextSerial_ GUARDED_BY(Mutex_) = 1;
+  std::unordered_map<void *, KernelRef> Kernels_ GUARDED_BY(Mutex_);
   std::atomic<uint64_t> Generation_{1};
 };
 

@@ -86,7 +86,7 @@ void printArguments(const ident_t *Loc, int32_t DeviceId, const char *RegionType
 
 void dumpTable(const ident_t *Loc, Device &D) {
   SourceLocation L = location(Loc);
-  std::lock_guard Lock(D.mappings().Mutex);
+  ScopedLock Lock(D.mappings().Mutex);
   print(D.id(), "OpenMP Host-Device pointer mappings after block at %s:%d:%d:", L.File.c_str(),
         L.Line, L.Column);
   print(D.id(), "%-18s %-18s %s %s %s %s", "Host Ptr", "Target Ptr", "Size (B)", "DynRefCount",

@@ -4,6 +4,7 @@
 
 #include "debug.h"
 #include "device.h"
+#include "scoped_lock.h"
 
 namespace omptarget::core {
 
@@ -129,7 +130,7 @@ Status InteropObject::waitForQueue() {
                "the targetsync queue", DeviceNum_);
     return Status::success();
   }
-  std::lock_guard Lock(EventMutex_);
+  ScopedLock Lock(EventMutex_);
   if (!UseEvent_ && F.create_event(Local, &UseEvent_) != kOffloadSuccess) {
     UseEvent_ = nullptr;
     return makeError("interop use: device %d: cannot create an event to wait for the targetsync "
@@ -149,7 +150,7 @@ Status InteropObject::releaseQueue() {
   const PluginFunctions &F = Dev_.plugin().fn();
   const int32_t Local = Dev_.pluginDeviceId();
   {
-    std::lock_guard Lock(EventMutex_);
+    ScopedLock Lock(EventMutex_);
     if (UseEvent_ && F.destroy_event) (void)F.destroy_event(Local, UseEvent_);
     UseEvent_ = nullptr;
   }
@@ -171,19 +172,19 @@ InteropRegistry::~InteropRegistry() = default;
 
 void *InteropRegistry::add(std::unique_ptr<InteropObject> Obj) {
   void *Handle = Obj.get();
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Live_.emplace(Handle, std::shared_ptr<InteropObject>(std::move(Obj)));
   return Handle;
 }
 
 std::shared_ptr<InteropObject> InteropRegistry::find(const void *Handle) const {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   auto It = Live_.find(Handle);
   return It == Live_.end() ? nullptr : It->second;
 }
 
 std::shared_ptr<InteropObject> InteropRegistry::remove(const void *Handle) {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   auto It = Live_.find(Handle);
   if (It == Live_.end()) return nullptr;
   std::shared_ptr<InteropObject> Obj = std::move(It->second);

@@ -23,12 +23,13 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 
 #include "error.h"
+#include "futex_mutex.h"
 #include "omptarget/abi.h"
 #include "omptarget/plugin_abi.h"
+#include "thread_annotations.h"
 
 namespace omptarget::core {
 
@@ -87,8 +88,8 @@ class InteropObject {
   Device &Dev_;
   const int32_t DeviceNum_;
   __tgt_async_info *Sync_ = nullptr;  // owned by the plugin (init_async_info)
-  std::mutex EventMutex_;
-  void *UseEvent_ = nullptr;  // guarded by EventMutex_; the plugin's event
+  FutexMutex EventMutex_;
+  void *UseEvent_ GUARDED_BY(EventMutex_) = nullptr;  // the plugin's event
   InteropProperty Props_[interop::kNumProperties];
 };
 
@@ -104,8 +105,8 @@ class InteropRegistry {
   std::shared_ptr<InteropObject> remove(const void *Handle);
 
  private:
-  mutable std::mutex Mutex_;
-  std::unordered_map<const void *, std::shared_ptr<InteropObject>> Live_;
+  mutable FutexMutex Mutex_;
+  std::unordered_map<const void *, std::shared_ptr<InteropObject>> Live_ GUARDED_BY(Mutex_);
 };
 
 }  // namespace omptarget::core

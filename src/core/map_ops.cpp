@@ -145,13 +145,13 @@ struct Removal {
 };
 
 // E's count reached zero (T.Mutex held): unlink it.
-Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) {
+Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) REQUIRES(T.Mutex) {
   if (info::enabled(abi::kInfoMappingChanged))
     info::print(D.id(),
                 "Removing map entry with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
                 ", Size=%" PRId64 ", Name=%s",
                 E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
-  Removal R{reinterpret_cast<void *>(E.TgtBegin), E.Event, E.HstBegin, E.HstEnd};
+  Removal R{reinterpret_cast<void *>(E.TgtBegin), E.eventOfUnreferenced(), E.HstBegin, E.HstEnd};
   T.erase(E);
   return R;
 }
@@ -197,7 +197,7 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
   MappingTable &T = D.mappings();
   Removal Removed;
   {
-    std::lock_guard Lock(T.Mutex);
+    ScopedLock Lock(T.Mutex);
     LookupResult LR = T.lookup(Begin, Req.Size);
     if (LR.IsContained || (!Req.MustContain && (LR.ExtendsBefore || LR.ExtendsAfter))) {
       MapEntry &E = *LR.Entry;
@@ -269,7 +269,7 @@ Status dropReference(Device &D, const DropRequest &R) {
   Status Result;
   bool CopiedBack = false;
   {
-    std::lock_guard Lock(T.Mutex);
+    ScopedLock Lock(T.Mutex);
     LookupResult LR = T.lookup(Begin, R.Size);
     if (!LR.found())
       return makeError("device %d: section to delete (host address " OMPT_PTR_FMT

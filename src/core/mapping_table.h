@@ -7,14 +7,21 @@
 // pointer (PTR_AND_OBJ) so that copying a struct back never leaks a device
 // address into host memory.
 //
-// Locking: `Mutex` (a FutexMutex: one atomic per uncontended lock or unlock,
-// taken twice by every construct) guards the entry map and every entry's
-// reference counts;
-// an entry's `TransferMutex` guards its event and copy queue; `ShadowMutex` guards the shadow map. An entry's `TransferMutex`
-// is held while its host-to-device copy is being issued, so that a thread
-// that reuses the entry can wait for the copy to be complete.
-// Lock order: Mutex before TransferMutex; ShadowMutex is never held with
+// Locking (all three are FutexMutexes, see futex_mutex.h; taken with
+// ScopedLock / UniqueLock):
+//   * `Mutex`, taken twice by every construct, guards the entry map and
+//     indexes and every entry's reference counts, ranges and flags.
+//   * an entry's `TransferMutex` guards its `Event` and `CopyQueue`, and is
+//     held while its host-to-device copy is being issued, so that a thread
+//     that reuses the entry can wait for the copy to be complete.
+//   * `ShadowMutex_` guards the shadow map.
+// Lock order: Mutex before TransferMutex; ShadowMutex_ is never held with
 // another lock of this table.
+//
+// The analysis checks the table's members and the entries' `Event` /
+// `CopyQueue`. An entry's other fields are guarded by the table's Mutex,
+// which an entry cannot name (it does not know its table): they are reached
+// only through lookup() / insert() / forEach(), which require it.
 #pragma once
 
 #include <atomic>
@@ -22,7 +29,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,6 +36,8 @@
 #include "flat_hash_map.h"
 #include "futex_mutex.h"
 #include "object_pool.h"
+#include "scoped_lock.h"
+#include "thread_annotations.h"
 #include "omptarget/abi.h"
 
 namespace omptarget::core {
@@ -37,6 +45,7 @@ namespace omptarget::core {
 constexpr uint64_t kInfiniteRef = ~uint64_t(0);
 
 struct MapEntry {
+  // Ranges, counts, Name and Associated: guarded by the owning table's Mutex.
   uintptr_t HstBase = 0;
   uintptr_t HstBegin = 0;
   uintptr_t HstEnd = 0;
@@ -49,13 +58,14 @@ struct MapEntry {
   // Held while the entry's initial H2D copy is being issued (see header comment).
   FutexMutex TransferMutex;
   // Plugin event ordered after the entry's last H2D copy (null: none yet /
-  // no events). Guarded by TransferMutex; destroyed with the entry.
-  void *Event = nullptr;
+  // no events). Destroyed with the entry.
+  void *Event GUARDED_BY(TransferMutex) = nullptr;
   // The queue that issued the entry's last H2D copy, for plugins whose queues
   // persist: Event is then recorded on it only when a reusing construct
-  // needs it. Guarded by TransferMutex.
-  void *CopyQueue = nullptr;
-  // True from issuing the copy (with its Event recorded, or CopyQueue set)
+  // needs it.
+  void *CopyQueue GUARDED_BY(TransferMutex) = nullptr;
+  // The two flags are atomics, read without TransferMutex (that is their
+  // point). True from issuing the copy (with its Event recorded, or CopyQueue set)
   // until the issuing construct synchronized: only then must a reusing
   // construct wait for it.
   std::atomic<bool> CopyInFlight{false};
@@ -79,6 +89,12 @@ struct MapEntry {
     decRef(Hold);
   }
   std::string refToString(bool Hold) const;
+
+  // Event, for an entry whose last reference just went (the table's Mutex
+  // held, the entry about to be unlinked). Read without TransferMutex, safely:
+  // every thread that takes TransferMutex (the copier, a waiter) holds a
+  // reference to the entry while it does, so none can be left.
+  void *eventOfUnreferenced() const NO_THREAD_SAFETY_ANALYSIS { return Event; }
 };
 
 struct LookupResult {
@@ -107,7 +123,7 @@ class MappingTable {
   // All of the following require Mutex to be held.
   // The entry holding [Begin, Begin + Size), or the one it overlaps. Inline
   // for the common case, an entry that starts exactly at Begin.
-  LookupResult lookup(uintptr_t Begin, int64_t Size) {
+  LookupResult lookup(uintptr_t Begin, int64_t Size) REQUIRES(Mutex) {
     if (MapEntry *Exact = ByBegin_.find(Begin)) {
       uintptr_t End = Begin + static_cast<uintptr_t>(Size);
       if (Exact->HstBegin == Exact->HstEnd ? Size == 0 : End <= Exact->HstEnd)
@@ -116,15 +132,15 @@ class MappingTable {
     return lookupAround(Begin, Size);
   }
   MapEntry &insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt, bool Hold,
-                   map_var_info_t Name, bool Infinite = false);
-  void erase(MapEntry &Entry);
-  size_t size() const { return ByRange_.size(); }
+                   map_var_info_t Name, bool Infinite = false) REQUIRES(Mutex);
+  void erase(MapEntry &Entry) REQUIRES(Mutex);
+  size_t size() const REQUIRES(Mutex) { return ByRange_.size(); }
   // Visit entries in address order (for dumps and teardown).
-  void forEach(const std::function<void(const MapEntry &)> &Visit) const;
+  void forEach(const std::function<void(const MapEntry &)> &Visit) const REQUIRES(Mutex);
   // Removes the entries that begin in [Begin, End); returns how many.
-  size_t eraseRange(uintptr_t Begin, uintptr_t End);
+  size_t eraseRange(uintptr_t Begin, uintptr_t End) REQUIRES(Mutex);
 
-  // Shadow pointers (take ShadowMutex internally).
+  // Shadow pointers (take ShadowMutex_ internally).
   // Returns true if the entry was created or its device value changed.
   bool setShadow(void **HstPtrAddr, const ShadowPointer &Shadow);
   // False when no pointer was ever attached (lets the hot path skip shadows).
@@ -144,14 +160,15 @@ class MappingTable {
   // finds them by exact begin address, the common lookup (open addressing:
   // no allocation). All guarded by Mutex.
   // lookup() without an exact-begin match: the address-ordered search.
-  LookupResult lookupAround(uintptr_t Begin, int64_t Size);
+  LookupResult lookupAround(uintptr_t Begin, int64_t Size) REQUIRES(Mutex);
 
-  ObjectPool<MapEntry> Entries_;
-  ChunkedOrderedMap<MapEntry *> ByRange_;
-  FlatHashMap<uintptr_t, MapEntry *> ByBegin_;
-  std::mutex ShadowMutex_;
-  std::map<uintptr_t, ShadowPointer> Shadows_;
-  std::atomic<size_t> ShadowCount_{0};  // Shadows_.size(), readable without the lock
+  ObjectPool<MapEntry> Entries_ GUARDED_BY(Mutex);
+  ChunkedOrderedMap<MapEntry *> ByRange_ GUARDED_BY(Mutex);
+  FlatHashMap<uintptr_t, MapEntry *> ByBegin_ GUARDED_BY(Mutex);
+  FutexMutex ShadowMutex_;
+  std::map<uintptr_t, ShadowPointer> Shadows_ GUARDED_BY(ShadowMutex_);
+  // Shadows_.size(), an atomic written under ShadowMutex_ and read without it.
+  std::atomic<size_t> ShadowCount_{0};
 };
 
 }  // namespace omptarget::core

@@ -8,6 +8,7 @@
 #include "descriptor_check.h"
 #include "entry_range.h"
 #include "env.h"
+#include "scoped_lock.h"
 
 extern "C" int omp_get_default_device(void) __attribute__((weak));
 
@@ -196,7 +197,7 @@ Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
   if (!D) return Error(invalidDeviceMessage(Call, Id));
   uint64_t Generation = Images_.generation();
   if (D->isReady() && D->loadedGeneration() == Generation) return D;
-  std::lock_guard<std::mutex> Lock(D->initMutex());
+  ScopedLock Lock(D->initMutex());
   if (Status S = D->initializeLocked(unifiedSharedMemory()); !S)
     return makeError("%s: %s", Call, S.error().message().c_str());
   if (Status S = Images_.loadPendingImages(*D); !S)

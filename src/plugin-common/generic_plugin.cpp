@@ -4,6 +4,7 @@
 
 #include "debug.h"
 #include "env.h"
+#include "scoped_lock.h"
 
 namespace omptarget::plugin {
 
@@ -25,7 +26,7 @@ void GenericPlugin::reportError(const Error &E) const {
 Status GenericPlugin::initialize() {
   Expected<int32_t> N = numberOfDevicesImpl();
   if (!N) return makeError("cannot count the %s devices: %s", Name_.c_str(), N.error().message().c_str());
-  std::lock_guard Lock(InitMutex_);
+  ScopedLock Lock(InitMutex_);
   NumDevices_ = *N < 0 ? 0 : *N;
   Owned_.clear();
   Owned_.resize(static_cast<size_t>(NumDevices_));
@@ -36,7 +37,7 @@ Status GenericPlugin::initialize() {
 }
 
 Status GenericPlugin::deinitialize() {
-  std::lock_guard Lock(InitMutex_);
+  ScopedLock Lock(InitMutex_);
   std::string Problems;
   for (int32_t I = 0; I < NumDevices_; ++I) {
     Table_[I].store(nullptr, std::memory_order_release);
@@ -52,7 +53,7 @@ Status GenericPlugin::initDevice(int32_t DeviceId) {
   if (DeviceId < 0 || DeviceId >= NumDevices_)
     return makeError("init_device: invalid device id %d (the %s plugin has %d device(s))", DeviceId,
                      Name_.c_str(), NumDevices_);
-  std::lock_guard Lock(InitMutex_);
+  ScopedLock Lock(InitMutex_);
   if (Owned_[DeviceId]) return {};  // already initialised
   Expected<std::unique_ptr<GenericDevice>> Dev = createDeviceImpl(DeviceId);
   if (!Dev) return makeError("init_device: device %d: %s", DeviceId, Dev.error().message().c_str());
@@ -83,7 +84,7 @@ Expected<const char *> GenericPlugin::deviceUid(int32_t DeviceId) {
   if (DeviceId < 0 || DeviceId >= NumDevices_)
     return makeError("get_device_uid: invalid device id %d (the %s plugin has %d device(s))",
                      DeviceId, Name_.c_str(), NumDevices_);
-  std::lock_guard Lock(UidMutex_);
+  ScopedLock Lock(UidMutex_);
   if (Uids_.size() < static_cast<size_t>(NumDevices_))
     Uids_.resize(static_cast<size_t>(NumDevices_));
   auto &Slot = Uids_[static_cast<size_t>(DeviceId)];

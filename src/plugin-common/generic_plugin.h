@@ -6,22 +6,26 @@
 // __tgt_rtl_* call to it.
 //
 // Thread safety: the device table is fixed at construction (one slot per
-// device); InitMutex_ serialises init/deinit of devices; a slot is published
-// with release semantics, so device() needs no lock. Info and requires flags
-// are atomics. UidMutex_ guards the device ids deviceUid made.
+// device); InitMutex_ (a FutexMutex) serialises init/deinit of devices and
+// guards Owned_; a slot of Table_ (atomics) is published with release
+// semantics, so device() needs no lock. NumDevices_ is written by
+// initialize() before any device is used and read without the lock. Info and
+// requires flags are atomics. UidMutex_ (a FutexMutex) guards the device ids
+// deviceUid made.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "error.h"
+#include "futex_mutex.h"
 #include "generic_device.h"
 #include "omptarget/abi.h"
+#include "thread_annotations.h"
 
 namespace omptarget::plugin {
 
@@ -87,10 +91,11 @@ class GenericPlugin {
   std::atomic<int64_t> RequiresFlags_{abi::kReqUndefined};
   std::atomic<uint32_t> InfoFlags_{0};
 
-  std::mutex UidMutex_;                                // guards Uids_
-  std::vector<std::unique_ptr<const std::string>> Uids_;  // by device id, made on first ask
-  std::mutex InitMutex_;                               // guards Owned_ and stores to Table_
-  std::vector<std::unique_ptr<GenericDevice>> Owned_;  // one slot per device
+  FutexMutex UidMutex_;
+  // By device id, made on first ask.
+  std::vector<std::unique_ptr<const std::string>> Uids_ GUARDED_BY(UidMutex_);
+  FutexMutex InitMutex_;  // also taken for every store to Table_
+  std::vector<std::unique_ptr<GenericDevice>> Owned_ GUARDED_BY(InitMutex_);  // one slot per device
   std::unique_ptr<std::atomic<GenericDevice *>[]> Table_;
 };
 

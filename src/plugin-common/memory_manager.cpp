@@ -5,7 +5,7 @@
 namespace omptarget::plugin {
 
 void MemoryManager::setThreshold(size_t Threshold) {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Threshold_ = std::min(Threshold, kMaxThreshold);
 }
 
@@ -14,7 +14,7 @@ Expected<void *> MemoryManager::allocate(size_t Size) {
   unsigned Class = classOf(Size);
   Expected<void *> P = retryAfterReleasing([&] { return Alloc_(classSize(Class)); });
   if (!P) return P;
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   uint32_t I = Index_.find(*P);
   if (I == FlatIndex<void *>::kNone) {  // a forgotten block's address may come back
     I = static_cast<uint32_t>(Blocks_.size());
@@ -27,7 +27,7 @@ Expected<void *> MemoryManager::allocate(size_t Size) {
 }
 
 Expected<bool> MemoryManager::release(void *Ptr) {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   uint32_t I = Index_.find(Ptr);
   if (I == FlatIndex<void *>::kNone) return false;
   Block &B = Blocks_[I];
@@ -43,7 +43,7 @@ size_t MemoryManager::freeAll(std::vector<void *> &Blocks) {
   for (void *P : Blocks)
     if (!FreeBlock_(P)) ++Failures;
   if (Failures) {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     BackendFailures_ += Failures;
   }
   return Blocks.size();
@@ -52,7 +52,7 @@ size_t MemoryManager::freeAll(std::vector<void *> &Blocks) {
 size_t MemoryManager::releaseCache() {
   std::vector<void *> Cached;
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     if (NumCached_ == 0) return 0;
     // Keep the handed-out blocks only, and index them anew.
     Cached.reserve(NumCached_);
@@ -71,7 +71,7 @@ size_t MemoryManager::releaseCache() {
 
 Status MemoryManager::deinit() {
   releaseCache();
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Blocks_.clear();
   Index_.clear();
   if (BackendFailures_ != 0) {
@@ -83,22 +83,22 @@ Status MemoryManager::deinit() {
 }
 
 size_t MemoryManager::numCached() const {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return NumCached_;
 }
 
 size_t MemoryManager::cachedBytes() const {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return CachedBytes_;
 }
 
 size_t MemoryManager::numHandedOut() const {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return Blocks_.size() - NumCached_;
 }
 
 size_t MemoryManager::numBackendFailures() const {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return BackendFailures_;
 }
 

@@ -18,9 +18,11 @@
 //   * The cache holds only blocks it handed out itself; any other pointer is
 //     left to the caller (release() answers false).
 //
-// Thread safety: Mutex_ (a SpinLock: it is held for a hash lookup and a
-// vector push/pop only) guards Blocks_, Free_ and the counters; Threshold_ is
-// written only by setThreshold() before the device is used. The backend
+// Thread safety: Mutex_ (a FutexMutex: it is held for a hash lookup and a
+// vector push/pop only) guards Blocks_, Index_, Free_ and the counters.
+// Threshold_ is written only by setThreshold() before the device is used and
+// read without the lock (handles(), on every allocation), so it carries no
+// GUARDED_BY. The backend
 // (Alloc_/Free_ hooks) is always called WITHOUT Mutex_ held, so it may block
 // or call back into the device.
 //
@@ -33,12 +35,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <mutex>  // std::lock_guard
 #include <vector>
 
 #include "error.h"
 #include "flat_index.h"
-#include "spin_lock.h"
+#include "futex_mutex.h"
+#include "scoped_lock.h"
+#include "thread_annotations.h"
 
 namespace omptarget::plugin {
 
@@ -87,7 +90,7 @@ class MemoryManager {
   // for anything else (release() then says what it is).
   void *takeCached(size_t Size) {
     unsigned Class = classOf(Size);
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     std::vector<uint32_t> &List = Free_[Class];
     if (List.empty()) return nullptr;
     Block &B = Blocks_[List.back()];
@@ -98,7 +101,7 @@ class MemoryManager {
     return B.Ptr;
   }
   bool tryKeep(void *Ptr) {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     uint32_t I = Index_.find(Ptr);
     if (I == FlatIndex<void *>::kNone) return false;
     Block &B = Blocks_[I];
@@ -137,7 +140,7 @@ class MemoryManager {
   };
 
   // Puts live block B (index I) into its class's free list; Mutex_ held.
-  void keepLocked(Block &B, uint32_t I) {
+  void keepLocked(Block &B, uint32_t I) REQUIRES(Mutex_) {
     B.Cached = true;
     Free_[B.Class].push_back(I);
     ++NumCached_;
@@ -151,13 +154,15 @@ class MemoryManager {
   const FreeFn FreeBlock_;
   size_t Threshold_ = 0;
 
-  mutable SpinLock Mutex_;
-  std::vector<Block> Blocks_;                 // every block of the cache, handed out or cached
-  FlatIndex<void *> Index_;                   // block address -> index in Blocks_
-  std::vector<uint32_t> Free_[kNumClasses];   // indices of the cached blocks, per class
-  size_t NumCached_ = 0;
-  size_t CachedBytes_ = 0;
-  size_t BackendFailures_ = 0;
+  mutable FutexMutex Mutex_;
+  // Every block of the cache, handed out or cached.
+  std::vector<Block> Blocks_ GUARDED_BY(Mutex_);
+  FlatIndex<void *> Index_ GUARDED_BY(Mutex_);  // block address -> index in Blocks_
+  // Indices of the cached blocks, per class.
+  std::vector<uint32_t> Free_[kNumClasses] GUARDED_BY(Mutex_);
+  size_t NumCached_ GUARDED_BY(Mutex_) = 0;
+  size_t CachedBytes_ GUARDED_BY(Mutex_) = 0;
+  size_t BackendFailures_ GUARDED_BY(Mutex_) = 0;
 };
 
 }  // namespace omptarget::plugin

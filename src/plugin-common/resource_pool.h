@@ -9,10 +9,11 @@
 // acquire() creates one more resource (the pool's size thus tracks the peak
 // number of resources in use at once).
 //
-// Thread safety: Mutex_ (a SpinLock: the critical sections are a few loads
-// and stores) guards Slots_, Index_, Free_ and InUse_. acquire() calls the create
-// hook without Mutex_ held; init() and deinit() call the hooks while holding
-// it, so the hooks must not call back into the pool.
+// Thread safety: Mutex_ (a FutexMutex: the critical sections are a few loads
+// and stores) guards Slots_, Index_, Free_ and InUse_. acquire() calls the
+// create hook without Mutex_ held; init() and deinit() call the hooks while
+// holding it, so the hooks must not call back into the pool. Kind_ and the
+// hooks are immutable.
 //
 // Lifetime: the destructor does NOT destroy resources (the hooks usually call
 // virtual functions of a device that may already be half destroyed); the
@@ -22,7 +23,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -30,7 +30,9 @@
 
 #include "error.h"
 #include "flat_index.h"
-#include "spin_lock.h"
+#include "futex_mutex.h"
+#include "scoped_lock.h"
+#include "thread_annotations.h"
 
 namespace omptarget::plugin {
 
@@ -48,7 +50,7 @@ class ResourcePool {
 
   // Creates InitialSize resources up front.
   Status init(size_t InitialSize) {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     for (size_t I = 0; I < InitialSize; ++I) {
       Expected<HandleT> H = Create_();
       if (!H)
@@ -62,7 +64,7 @@ class ResourcePool {
   // Takes a resource from the pool, creating one if none is free.
   Expected<HandleT> acquire() {
     {
-      std::lock_guard Lock(Mutex_);
+      ScopedLock Lock(Mutex_);
       if (!Free_.empty()) {
         Slot &S = Slots_[Free_.back()];
         Free_.pop_back();
@@ -73,7 +75,7 @@ class ResourcePool {
     }
     // None free: create one outside the lock (a driver call may be slow).
     Expected<HandleT> H = Create_();
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     if (!H)
       return makeError("cannot create a %s (%zu in use): %s", Kind_.c_str(), InUse_,
                        H.error().message().c_str());
@@ -86,7 +88,7 @@ class ResourcePool {
   // already returned) is an error and leaves the pool unchanged.
   Status release(HandleT H) {
     {
-      std::lock_guard Lock(Mutex_);
+      ScopedLock Lock(Mutex_);
       uint32_t I = Index_.find(H);
       if (I != FlatIndex<HandleT>::kNone && Slots_[I].InUse) {
         Slots_[I].InUse = false;
@@ -101,7 +103,7 @@ class ResourcePool {
 
   // Whether H is currently handed out by this pool.
   bool isInUse(HandleT H) const {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     uint32_t I = Index_.find(H);
     return I != FlatIndex<HandleT>::kNone && Slots_[I].InUse;
   }
@@ -109,7 +111,7 @@ class ResourcePool {
   // Destroys every resource, including ones still handed out (reported in the
   // returned error after all of them were destroyed).
   Status deinit() {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     std::string Problems;
     if (InUse_ != 0)
       Problems = formatString("%zu %s(s) still in use at deinit; ", InUse_, Kind_.c_str());
@@ -126,15 +128,15 @@ class ResourcePool {
   }
 
   size_t numCreated() const {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     return Slots_.size();
   }
   size_t numFree() const {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     return Free_.size();
   }
   size_t numInUse() const {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     return InUse_;
   }
 
@@ -145,7 +147,7 @@ class ResourcePool {
   };
 
   // Records a new handle; returns its slot index. Mutex_ held.
-  uint32_t addSlot(HandleT H, bool InUse) {
+  uint32_t addSlot(HandleT H, bool InUse) REQUIRES(Mutex_) {
     auto I = static_cast<uint32_t>(Slots_.size());
     Slots_.push_back(Slot{H, InUse});
     Index_.insert(H, I);
@@ -162,11 +164,11 @@ class ResourcePool {
   const std::string Kind_;
   const CreateFn Create_;
   const DestroyFn Destroy_;
-  mutable SpinLock Mutex_;
-  std::vector<Slot> Slots_;        // every handle created, in creation order
-  FlatIndex<HandleT> Index_;       // handle -> index in Slots_
-  std::vector<uint32_t> Free_;     // indices of the free slots
-  size_t InUse_ = 0;
+  mutable FutexMutex Mutex_;
+  std::vector<Slot> Slots_ GUARDED_BY(Mutex_);     // every handle created, in creation order
+  FlatIndex<HandleT> Index_ GUARDED_BY(Mutex_);    // handle -> index in Slots_
+  std::vector<uint32_t> Free_ GUARDED_BY(Mutex_);  // indices of the free slots
+  size_t InUse_ GUARDED_BY(Mutex_) = 0;
 };
 
 }  // namespace omptarget::plugin

@@ -734,7 +734,7 @@ Status RuntimeTest::target(int Kernel, std::vector<Arg> Args, bool Teams, int32_
 
 RuntimeTest::EntryInfo RuntimeTest::entry(const void *Hst, int64_t Size) {
   EntryInfo I;
-  std::lock_guard L(D->mappings().Mutex);
+  ScopedLock L(D->mappings().Mutex);
   LookupResult R = D->mappings().lookup(reinterpret_cast<uintptr_t>(Hst), Size);
   if (!R.IsContained) return I;
   I.Mapped = true;
@@ -748,7 +748,7 @@ RuntimeTest::EntryInfo RuntimeTest::entry(const void *Hst, int64_t Size) {
 }
 
 size_t RuntimeTest::tableSize() {
-  std::lock_guard L(D->mappings().Mutex);
+  ScopedLock L(D->mappings().Mutex);
   size_t N = 0;
   D->mappings().forEach([&](const MapEntry &E) { N += E.DynRef != kInfiniteRef; });
   return N;

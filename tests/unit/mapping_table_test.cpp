@@ -6,20 +6,26 @@
 #include "mapping_table.h"
 
 using namespace omptarget::core;
+using omptarget::ScopedLock;
 
 namespace {
 
 class MappingTableTest : public ::testing::Test {
  protected:
   // Host ranges are plain numbers: the table never dereferences them.
-  MapEntry &add(uintptr_t Begin, uintptr_t End, bool Hold = false, bool Inf = false) {
+  // Each test holds T.Mutex throughout (ScopedLock Lock(T.Mutex)).
+  MapEntry &add(uintptr_t Begin, uintptr_t End, bool Hold = false, bool Inf = false)
+      REQUIRES(T.Mutex) {
     return T.insert(Begin, Begin, End, Begin + 0x100000, Hold, nullptr, Inf);
   }
-  LookupResult look(uintptr_t Begin, int64_t Size) { return T.lookup(Begin, Size); }
+  LookupResult look(uintptr_t Begin, int64_t Size) REQUIRES(T.Mutex) {
+    return T.lookup(Begin, Size);
+  }
   MappingTable T;
 };
 
 TEST_F(MappingTableTest, EmptyTableFindsNothing) {
+  ScopedLock Lock(T.Mutex);
   LookupResult R = look(0x1000, 16);
   EXPECT_FALSE(R.found());
   EXPECT_EQ(R.Entry, nullptr);
@@ -27,6 +33,7 @@ TEST_F(MappingTableTest, EmptyTableFindsNothing) {
 }
 
 TEST_F(MappingTableTest, ContainedRanges) {
+  ScopedLock Lock(T.Mutex);
   MapEntry &E = add(0x1000, 0x1100);
   for (auto [B, S] : std::vector<std::pair<uintptr_t, int64_t>>{
            {0x1000, 0x100}, {0x1000, 1}, {0x10ff, 1}, {0x1080, 0x80}, {0x1010, 0}}) {
@@ -39,6 +46,7 @@ TEST_F(MappingTableTest, ContainedRanges) {
 }
 
 TEST_F(MappingTableTest, ExtendsAfterAndBefore) {
+  ScopedLock Lock(T.Mutex);
   MapEntry &E = add(0x1000, 0x1100);
   LookupResult After = look(0x1080, 0x100);
   EXPECT_FALSE(After.IsContained);
@@ -60,6 +68,7 @@ TEST_F(MappingTableTest, ExtendsAfterAndBefore) {
 }
 
 TEST_F(MappingTableTest, AdjacentRangesDoNotOverlap) {
+  ScopedLock Lock(T.Mutex);
   MapEntry &Lo = add(0x1000, 0x1100);
   MapEntry &Hi = add(0x1100, 0x1200);
   EXPECT_EQ(look(0x10f0, 0x10).Entry, &Lo);
@@ -79,6 +88,7 @@ TEST_F(MappingTableTest, AdjacentRangesDoNotOverlap) {
 }
 
 TEST_F(MappingTableTest, ZeroSizeEntriesAndLookups) {
+  ScopedLock Lock(T.Mutex);
   MapEntry &Z = add(0x2000, 0x2000);
   // A zero-sized entry contains exactly its own address, for zero-size lookups.
   LookupResult R = look(0x2000, 0);
@@ -98,6 +108,7 @@ TEST_F(MappingTableTest, ZeroSizeEntriesAndLookups) {
 }
 
 TEST_F(MappingTableTest, EraseAndEraseRange) {
+  ScopedLock Lock(T.Mutex);
   add(0x1000, 0x1100);
   MapEntry &Mid = add(0x2000, 0x2100);
   add(0x3000, 0x3100);
@@ -113,6 +124,7 @@ TEST_F(MappingTableTest, EraseAndEraseRange) {
 }
 
 TEST_F(MappingTableTest, InsertSetsCounts) {
+  ScopedLock Lock(T.Mutex);
   MapEntry &Dyn = add(0x1000, 0x1010);
   EXPECT_EQ(Dyn.DynRef, 1u);
   EXPECT_EQ(Dyn.HoldRef, 0u);

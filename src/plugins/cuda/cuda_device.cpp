@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuda_driver.h"
+#include "scoped_lock.h"
 #include "debug.h"
 #include "env.h"
 #include "generic_plugin.h"
@@ -156,7 +157,7 @@ Expected<void *> CudaDevice::createQueueImpl() {
 }
 
 CudaDevice::StreamState &CudaDevice::streamState(void *Queue) {
-  std::lock_guard Lock(StreamsMutex_);
+  ScopedLock Lock(StreamsMutex_);
   std::unique_ptr<StreamState> &State = Streams_[stream(Queue)];
   if (!State) State = std::make_unique<StreamState>(SmallCopyBytes_);
   return *State;
@@ -166,7 +167,7 @@ Status CudaDevice::destroyQueueImpl(void *Queue) {
   if (Status S = activate(); !S) return S;
   std::unique_ptr<StreamState> State;
   {
-    std::lock_guard Lock(StreamsMutex_);
+    ScopedLock Lock(StreamsMutex_);
     auto It = Streams_.find(stream(Queue));
     if (It != Streams_.end()) {
       State = std::move(It->second);

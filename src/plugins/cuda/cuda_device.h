@@ -25,8 +25,8 @@
 //     pair (PeerAccessTable, owned by the plugin).
 //
 // Thread safety: hooks may run concurrently on different streams. The
-// attributes are written by initImpl only; StreamsMutex_ guards the Streams_
-// map, while a StreamState is used only by the construct that holds its
+// attributes are written by initImpl only; StreamsMutex_ (a FutexMutex)
+// guards the Streams_ map, while a StreamState is used only by the construct that holds its
 // stream (acquisition to synchronize); CudaAllocations, PeerAccessTable and StagingPipeline lock
 // themselves.
 #pragma once
@@ -44,7 +44,8 @@
 #include "generic_device.h"
 #include "launch_sizing.h"
 #include "peer_access.h"
-#include "spin_lock.h"
+#include "futex_mutex.h"
+#include "thread_annotations.h"
 
 namespace omptarget::cuda {
 
@@ -139,8 +140,8 @@ class CudaDevice final : public plugin::GenericDevice {
   StreamState &streamState(void *Queue);
 
   size_t SmallCopyBytes_ = 0;
-  plugin::SpinLock StreamsMutex_;
-  std::unordered_map<CUstream, std::unique_ptr<StreamState>> Streams_;
+  FutexMutex StreamsMutex_;
+  std::unordered_map<CUstream, std::unique_ptr<StreamState>> Streams_ GUARDED_BY(StreamsMutex_);
 };
 
 }  // namespace omptarget::cuda

@@ -1,9 +1,9 @@
 #include "cuda_memory.h"
 
-#include <mutex>
 #include <vector>
 
 #include "cuda_driver.h"
+#include "scoped_lock.h"
 
 namespace omptarget::cuda {
 
@@ -49,7 +49,7 @@ Expected<void *> CudaAllocations::allocate(size_t Size, abi::TargetAllocKind Kin
     return makeError("cannot allocate %zu bytes of %s memory on CUDA device %d: %s", Size,
                      kindName(Kind), DeviceId_, Why.c_str());
   }
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Live_[Ptr] = Block{Kind, Bytes};
   if (Kind == abi::kAllocHost || Kind == abi::kAllocShared)
     HostReachable_[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
@@ -65,7 +65,7 @@ Status CudaAllocations::freeBlock(void *Ptr, abi::TargetAllocKind Kind) {
 Status CudaAllocations::release(void *Ptr) {
   Block B;
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     auto It = Live_.find(Ptr);
     if (It == Live_.end())
       return makeError("%p was not allocated on CUDA device %d (or was already freed)", Ptr, DeviceId_);
@@ -79,7 +79,7 @@ Status CudaAllocations::release(void *Ptr) {
 size_t CudaAllocations::releaseAll() {
   std::vector<std::pair<void *, Block>> All;
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     All.assign(Live_.begin(), Live_.end());
     Live_.clear();
     HostReachable_.clear();
@@ -90,7 +90,7 @@ size_t CudaAllocations::releaseAll() {
 
 bool CudaAllocations::hostAccessible(const void *Ptr, size_t Size) const {
   auto Addr = reinterpret_cast<uintptr_t>(Ptr);
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   auto It = HostReachable_.upper_bound(Addr);
   if (It == HostReachable_.begin()) return false;
   --It;
@@ -99,7 +99,7 @@ bool CudaAllocations::hostAccessible(const void *Ptr, size_t Size) const {
 }
 
 size_t CudaAllocations::liveBlocks() const {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return Live_.size();
 }
 

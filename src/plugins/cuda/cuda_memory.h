@@ -9,7 +9,7 @@
 // size, the device and the device's free/total memory.
 //
 // The caller makes the device's context current before every call.
-// Thread safety: Mutex_ (a SpinLock: held for one hash or map operation)
+// Thread safety: Mutex_ (a FutexMutex: held for one hash or map operation)
 // guards Live_ and HostReachable_; the driver is called without it.
 #pragma once
 
@@ -20,7 +20,8 @@
 
 #include "error.h"
 #include "omptarget/abi.h"
-#include "spin_lock.h"
+#include "futex_mutex.h"
+#include "thread_annotations.h"
 
 namespace omptarget::cuda {
 
@@ -50,10 +51,10 @@ class CudaAllocations {
   static Status freeBlock(void *Ptr, abi::TargetAllocKind Kind);
 
   const int32_t DeviceId_;
-  mutable plugin::SpinLock Mutex_;
-  std::unordered_map<void *, Block> Live_;
+  mutable FutexMutex Mutex_;
+  std::unordered_map<void *, Block> Live_ GUARDED_BY(Mutex_);
   // The host and managed blocks of Live_ by address: begin -> size.
-  std::map<uintptr_t, size_t> HostReachable_;
+  std::map<uintptr_t, size_t> HostReachable_ GUARDED_BY(Mutex_);
 };
 
 }  // namespace omptarget::cuda

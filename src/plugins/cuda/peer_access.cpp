@@ -2,6 +2,7 @@
 
 #include "cuda_driver.h"
 #include "debug.h"
+#include "scoped_lock.h"
 
 namespace omptarget::cuda {
 
@@ -10,7 +11,7 @@ constexpr const char *kComponent = "TARGET cuda RTL";
 }
 
 bool PeerAccessTable::canAccess(int32_t SrcId, CUdevice Src, int32_t DstId, CUdevice Dst) {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Pair &P = Pairs_[{SrcId, DstId}];
   if (P.Capable == State::Unknown) {
     int Can = 0;
@@ -24,7 +25,7 @@ bool PeerAccessTable::canAccess(int32_t SrcId, CUdevice Src, int32_t DstId, CUde
 }
 
 bool PeerAccessTable::enable(int32_t SrcId, CUcontext SrcCtx, int32_t DstId, CUcontext DstCtx) {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Pair &P = Pairs_[{SrcId, DstId}];
   if (P.Enabled != State::Unknown) return P.Enabled == State::Yes;
   const Driver &D = driver();

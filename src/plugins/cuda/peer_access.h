@@ -10,7 +10,7 @@
 // retried on every copy (the copy still works: cuMemcpyPeerAsync stages
 // through the host without peer access).
 //
-// Thread safety: Mutex_ guards the table; enable() runs the driver call under
+// Thread safety: Mutex_ (a FutexMutex) guards the table; enable() runs the driver call under
 // it (it happens once per pair).
 #pragma once
 
@@ -18,10 +18,11 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <utility>
 
 #include "error.h"
+#include "futex_mutex.h"
+#include "thread_annotations.h"
 
 namespace omptarget::cuda {
 
@@ -37,8 +38,8 @@ class PeerAccessTable {
     State Capable = State::Unknown;
     State Enabled = State::Unknown;
   };
-  std::mutex Mutex_;
-  std::map<std::pair<int32_t, int32_t>, Pair> Pairs_;
+  FutexMutex Mutex_;
+  std::map<std::pair<int32_t, int32_t>, Pair> Pairs_ GUARDED_BY(Mutex_);
 };
 
 }  // namespace omptarget::cuda

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "scoped_lock.h"
+
 namespace omptarget::host {
 
 Expected<void *> HostAllocations::allocate(size_t Size) {
@@ -9,7 +11,7 @@ Expected<void *> HostAllocations::allocate(size_t Size) {
   size_t Rounded = Size == 0 ? kAlignment : (Size + kAlignment - 1) / kAlignment * kAlignment;
   void *Ptr = std::aligned_alloc(kAlignment, Rounded);
   if (!Ptr) return makeError("out of host memory (%zu bytes)", Size);
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Live_.emplace(Ptr, Size);
   LiveBytes_ += Size;
   return Ptr;
@@ -17,7 +19,7 @@ Expected<void *> HostAllocations::allocate(size_t Size) {
 
 Status HostAllocations::release(void *Ptr) {
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     auto It = Live_.find(Ptr);
     if (It == Live_.end())
       return makeError("not a live allocation of this device (never allocated here, or "
@@ -30,19 +32,19 @@ Status HostAllocations::release(void *Ptr) {
 }
 
 void HostAllocations::releaseAll() {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   for (auto &[Ptr, Size] : Live_) std::free(Ptr);
   Live_.clear();
   LiveBytes_ = 0;
 }
 
 size_t HostAllocations::liveBlocks() const {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return Live_.size();
 }
 
 size_t HostAllocations::liveBytes() const {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return LiveBytes_;
 }
 

@@ -6,14 +6,15 @@
 // the generic memory manager keeps for reuse stay registered here (they are
 // still allocated); the manager itself rejects a second free of such a block
 // before it could reach release().
-// Mutex_ guards Live_ and LiveBytes_.
+// Mutex_ (a FutexMutex) guards Live_ and LiveBytes_.
 #pragma once
 
 #include <cstddef>
-#include <mutex>
 #include <unordered_map>
 
 #include "error.h"
+#include "futex_mutex.h"
+#include "thread_annotations.h"
 
 namespace omptarget::host {
 
@@ -38,9 +39,9 @@ class HostAllocations {
   size_t liveBytes() const;
 
  private:
-  mutable std::mutex Mutex_;
-  std::unordered_map<void *, size_t> Live_;
-  size_t LiveBytes_ = 0;
+  mutable FutexMutex Mutex_;
+  std::unordered_map<void *, size_t> Live_ GUARDED_BY(Mutex_);
+  size_t LiveBytes_ GUARDED_BY(Mutex_) = 0;
 };
 
 }  // namespace omptarget::host

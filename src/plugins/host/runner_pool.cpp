@@ -3,6 +3,8 @@
 #include <system_error>
 #include <vector>
 
+#include "scoped_lock.h"
+
 namespace omptarget::host {
 
 struct RunnerPool::Runner {
@@ -31,7 +33,7 @@ struct RunnerPool::Runner {
 RunnerPool::RunnerPool() = default;
 
 RunnerPool::~RunnerPool() {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   for (const std::unique_ptr<Runner> &R : Runners_) {
     R->State.store(Runner::kStop, std::memory_order_release);
     R->State.notify_all();
@@ -40,13 +42,13 @@ RunnerPool::~RunnerPool() {
 }
 
 size_t RunnerPool::threadCount() {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return Runners_.size();
 }
 
 Expected<RunnerPool::Runner *> RunnerPool::acquire() {
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     if (!Idle_.empty()) {
       Runner *R = Idle_.back();
       Idle_.pop_back();
@@ -57,14 +59,14 @@ Expected<RunnerPool::Runner *> RunnerPool::acquire() {
   // callers keep going meanwhile).
   Runner *R;
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     Runners_.push_back(std::make_unique<Runner>());
     R = Runners_.back().get();
   }
   try {
     R->Thread = std::thread([R] { R->loop(); });
   } catch (const std::system_error &E) {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     std::erase_if(Runners_, [R](const std::unique_ptr<Runner> &P) { return P.get() == R; });
     return makeError("cannot start a runner thread: %s", E.what());
   }
@@ -72,7 +74,7 @@ Expected<RunnerPool::Runner *> RunnerPool::acquire() {
 }
 
 void RunnerPool::release(Runner &R) {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   Idle_.push_back(&R);
 }
 

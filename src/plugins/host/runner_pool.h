@@ -20,7 +20,7 @@
 // Result are touched by one side at a time, in that order, so they need no
 // lock.
 //
-// Locks: Mutex_ guards Runners_ and Idle_ only; it is never held while a
+// Locks: Mutex_ (a FutexMutex) guards Runners_ and Idle_ only; it is never held while a
 // call runs, while a caller waits, or while a thread starts, and no other
 // lock is taken under it. run() is thread safe. The destructor stops and
 // joins every runner; no run() may be in progress (the plugin's pool is
@@ -31,12 +31,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "error.h"
+#include "futex_mutex.h"
+#include "thread_annotations.h"
 
 namespace omptarget::host {
 
@@ -71,9 +72,9 @@ class RunnerPool {
   Expected<Runner *> acquire();
   void release(Runner &R);
 
-  std::mutex Mutex_;
-  std::vector<std::unique_ptr<Runner>> Runners_;  // every runner started
-  std::vector<Runner *> Idle_;                    // runners waiting for a call
+  FutexMutex Mutex_;
+  std::vector<std::unique_ptr<Runner>> Runners_ GUARDED_BY(Mutex_);  // every runner started
+  std::vector<Runner *> Idle_ GUARDED_BY(Mutex_);  // runners waiting for a call
 };
 
 }  // namespace omptarget::host

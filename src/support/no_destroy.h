@@ -8,7 +8,7 @@
 #include <memory>
 #include <utility>
 
-namespace omptarget::plugin {
+namespace omptarget {
 
 template <typename T>
 class NoDestroy {
@@ -29,4 +29,4 @@ class NoDestroy {
   };
 };
 
-}  // namespace omptarget::plugin
+}  // namespace omptarget

@@ -8,7 +8,7 @@
 
 #include "flat_hash_map.h"
 
-namespace omptarget::plugin {
+namespace omptarget {
 
 template <typename KeyT>
 class FlatIndex {
@@ -26,4 +26,4 @@ class FlatIndex {
   FlatHashMap<KeyT, uint32_t> Map_;  // index + 1; 0 (empty) becomes kNone
 };
 
-}  // namespace omptarget::plugin
+}  // namespace omptarget
