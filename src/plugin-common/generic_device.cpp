@@ -173,7 +173,7 @@ Status GenericDevice::synchronize(__tgt_async_info *AsyncInfo) {
   // The queue goes back to the pool even on failure: the caller's
   // AsyncInfo must end up empty (the core checks Queue == nullptr).
   AsyncInfo->Queue = nullptr;
-  Status R = QueuePool_.release(Queue);
+  Status R = QueuePool_.giveBack(Queue);
   if (!S) return makeError("synchronize: device %d: %s", DeviceId_, S.error().message().c_str());
   return R;
 }

@@ -118,7 +118,7 @@ Status GenericDevice::deleteUnchecked(const char *Call, void *TgtPtr, __tgt_asyn
 Status GenericDevice::freeToDevice(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
                                    bool *Cached) {
   if (MemoryManager_.threshold() != 0) {
-    Expected<bool> Kept = MemoryManager_.release(TgtPtr);
+    Expected<bool> Kept = MemoryManager_.deallocate(TgtPtr);
     if (!Kept) return freeFailed(Call, TgtPtr, Kept.takeError());
     if (*Kept) {
       *Cached = true;
@@ -241,7 +241,7 @@ Expected<void *> GenericDevice::createEvent() {
 }
 
 Status GenericDevice::destroyEvent(void *Event) {
-  if (Status S = EventPool_.release(Event); !S) return opError("destroy_event", DeviceId_, S.error().message());
+  if (Status S = EventPool_.giveBack(Event); !S) return opError("destroy_event", DeviceId_, S.error().message());
   return {};
 }
 

@@ -26,7 +26,7 @@ Expected<void *> MemoryManager::allocate(size_t Size) {
   return P;
 }
 
-Expected<bool> MemoryManager::release(void *Ptr) {
+Expected<bool> MemoryManager::deallocate(void *Ptr) {
   ScopedLock Lock(Mutex_);
   uint32_t I = Index_.find(Ptr);
   if (I == FlatIndex<void *>::kNone) return false;
@@ -49,7 +49,7 @@ size_t MemoryManager::freeAll(std::vector<void *> &Blocks) {
   return Blocks.size();
 }
 
-size_t MemoryManager::releaseCache() {
+size_t MemoryManager::freeCache() {
   std::vector<void *> Cached;
   {
     ScopedLock Lock(Mutex_);
@@ -70,7 +70,7 @@ size_t MemoryManager::releaseCache() {
 }
 
 Status MemoryManager::deinit() {
-  releaseCache();
+  freeCache();
   ScopedLock Lock(Mutex_);
   Blocks_.clear();
   Index_.clear();

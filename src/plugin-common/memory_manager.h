@@ -9,14 +9,14 @@
 // the device; the next allocation of that class reuses one.
 //
 //   * Threshold 0 disables the cache: allocate() is never asked (handles()
-//     is false for every size) and release() never takes a block.
+//     is false for every size) and deallocate() never takes a block.
 //   * A block in a free list is NOT live: freeing it again is reported as a
 //     double free, like freeing an unknown pointer on the device would be.
 //   * When the backend cannot allocate, every cached block is given back to
 //     the device and the allocation is retried once (allocate() does this
 //     for cached sizes; retryAfterReleasing() for the caller's other sizes).
 //   * The cache holds only blocks it handed out itself; any other pointer is
-//     left to the caller (release() answers false).
+//     left to the caller (deallocate() answers false).
 //
 // Thread safety: Mutex_ (a FutexMutex: it is held for a hash lookup and a
 // vector push/pop only) guards Blocks_, Index_, Free_ and the counters.
@@ -26,7 +26,7 @@
 // (Alloc_/Free_ hooks) is always called WITHOUT Mutex_ held, so it may block
 // or call back into the device.
 //
-// Lifetime: releaseCache()/deinit() give cached blocks back through the
+// Lifetime: freeCache()/deinit() give cached blocks back through the
 // backend; blocks still handed out are forgotten by deinit() (the device
 // frees whatever is left when it tears down).
 #pragma once
@@ -75,19 +75,19 @@ class MemoryManager {
 
   // A block of at least Size bytes (handles(Size) must hold): a cached one of
   // Size's class, or a new one of the class size from the backend (on failure:
-  // release the cache, retry once).
+  // free the cache, retry once).
   Expected<void *> allocate(size_t Size);
 
   // Takes Ptr back into the cache when the cache handed it out: true. False
   // when Ptr is not one of the cache's blocks (the caller frees it itself).
   // An error when Ptr is already cached (a double free).
-  Expected<bool> release(void *Ptr);
+  Expected<bool> deallocate(void *Ptr);
 
-  // The fast halves of allocate() and release(), inline for the direct
+  // The fast halves of allocate() and deallocate(), inline for the direct
   // table. takeCached: a cached block of Size's class (handles(Size) must
   // hold), or nullptr when that class has none. tryKeep: takes Ptr back
   // when it is one of the cache's live blocks; false, with nothing changed,
-  // for anything else (release() then says what it is).
+  // for anything else (deallocate() then says what it is).
   void *takeCached(size_t Size) {
     unsigned Class = classOf(Size);
     ScopedLock Lock(Mutex_);
@@ -115,19 +115,19 @@ class MemoryManager {
   template <typename FnT>
   Expected<void *> retryAfterReleasing(FnT &&Alloc) {
     Expected<void *> P = Alloc();
-    if (P || releaseCache() == 0) return P;
+    if (P || freeCache() == 0) return P;
     return Alloc();
   }
 
   // Gives every cached block back to the backend; returns how many.
-  size_t releaseCache();
-  // releaseCache() and forgets the blocks still handed out.
+  size_t freeCache();
+  // freeCache() and forgets the blocks still handed out.
   Status deinit();
 
   size_t numCached() const;       // blocks in the free lists
   size_t cachedBytes() const;     // their total class size
   size_t numHandedOut() const;    // cache blocks currently in use
-  size_t numBackendFailures() const;  // backend errors seen by release paths
+  size_t numBackendFailures() const;  // backend errors seen by the freeing paths
 
  private:
   static constexpr unsigned kMinClassLog2 = 6;  // log2(kMinClassSize)

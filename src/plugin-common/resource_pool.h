@@ -2,9 +2,9 @@
 //
 // A pool hands out opaque handles created by a device hook and takes them back
 // for reuse; it never destroys a handle before deinit(), so after warm-up an
-// acquire/release pair costs one lock round trip each and allocates nothing
+// acquire/giveBack pair costs one lock round trip each and allocates nothing
 // (every handle ever created has a fixed slot in Slots_ that only flips
-// between free and in use; acquire needs no lookup, release one FlatIndex
+// between free and in use; acquire needs no lookup, giveBack one FlatIndex
 // probe). When the pool is empty,
 // acquire() creates one more resource (the pool's size thus tracks the peak
 // number of resources in use at once).
@@ -86,7 +86,7 @@ class ResourcePool {
 
   // Returns a resource; a handle this pool did not hand out (or that was
   // already returned) is an error and leaves the pool unchanged.
-  Status release(HandleT H) {
+  Status giveBack(HandleT H) {
     {
       ScopedLock Lock(Mutex_);
       uint32_t I = Index_.find(H);

@@ -65,7 +65,7 @@ TEST_F(MemoryManagerTest, FreedBlocksAreReused) {
   ASSERT_TRUE(P);
   EXPECT_EQ(A.Allocs, 1);
   EXPECT_EQ(MM.numHandedOut(), 1u);
-  Expected<bool> Taken = MM.release(*P);
+  Expected<bool> Taken = MM.deallocate(*P);
   ASSERT_TRUE(Taken);
   EXPECT_TRUE(*Taken);
   EXPECT_EQ(A.Frees, 0);  // kept, not given back
@@ -76,7 +76,7 @@ TEST_F(MemoryManagerTest, FreedBlocksAreReused) {
   EXPECT_EQ(*Q, *P);
   EXPECT_EQ(A.Allocs, 1);
   EXPECT_EQ(MM.numCached(), 0u);
-  ASSERT_TRUE(MM.release(*Q));
+  ASSERT_TRUE(MM.deallocate(*Q));
 }
 
 TEST_F(MemoryManagerTest, SizeClassesArePowersOfTwoFrom64) {
@@ -96,7 +96,7 @@ TEST_F(MemoryManagerTest, SizeClassesArePowersOfTwoFrom64) {
   Expected<void *> Small = MM.allocate(10);
   ASSERT_TRUE(Small);
   EXPECT_EQ(A.AllocSizes.back(), 64u);
-  ASSERT_TRUE(MM.release(*Small));
+  ASSERT_TRUE(MM.deallocate(*Small));
   Expected<void *> Big = MM.allocate(3000);
   ASSERT_TRUE(Big);
   EXPECT_NE(*Big, *Small);
@@ -106,8 +106,8 @@ TEST_F(MemoryManagerTest, SizeClassesArePowersOfTwoFrom64) {
   Expected<void *> Zero = MM.allocate(0);
   ASSERT_TRUE(Zero);
   EXPECT_EQ(*Zero, *Small);  // class 0, reused
-  ASSERT_TRUE(MM.release(*Big));
-  ASSERT_TRUE(MM.release(*Zero));
+  ASSERT_TRUE(MM.deallocate(*Big));
+  ASSERT_TRUE(MM.deallocate(*Zero));
   EXPECT_EQ(MM.numCached(), 2u);
 }
 
@@ -125,7 +125,7 @@ TEST_F(MemoryManagerTest, ThresholdZeroDisablesTheCache) {
   EXPECT_FALSE(MM.handles(0));
   EXPECT_FALSE(MM.handles(1));
   int X;
-  Expected<bool> Taken = MM.release(&X);
+  Expected<bool> Taken = MM.deallocate(&X);
   ASSERT_TRUE(Taken);
   EXPECT_FALSE(*Taken);
   EXPECT_EQ(MM.numCached(), 0u);
@@ -133,7 +133,7 @@ TEST_F(MemoryManagerTest, ThresholdZeroDisablesTheCache) {
 
 TEST_F(MemoryManagerTest, ForeignPointersAreLeftToTheCaller) {
   int X;
-  Expected<bool> Taken = MM.release(&X);
+  Expected<bool> Taken = MM.deallocate(&X);
   ASSERT_TRUE(Taken);
   EXPECT_FALSE(*Taken);
   EXPECT_EQ(A.Frees, 0);
@@ -142,8 +142,8 @@ TEST_F(MemoryManagerTest, ForeignPointersAreLeftToTheCaller) {
 TEST_F(MemoryManagerTest, DoubleFreeOfACachedBlockIsAnError) {
   Expected<void *> P = MM.allocate(32);
   ASSERT_TRUE(P);
-  ASSERT_TRUE(MM.release(*P));
-  Expected<bool> Again = MM.release(*P);
+  ASSERT_TRUE(MM.deallocate(*P));
+  Expected<bool> Again = MM.deallocate(*P);
   ASSERT_FALSE(Again);
   EXPECT_NE(Again.error().message().find("already freed"), std::string::npos);
   EXPECT_EQ(MM.numCached(), 1u);  // unchanged: still one cached block
@@ -154,8 +154,8 @@ TEST_F(MemoryManagerTest, OutOfMemoryReleasesTheCacheAndRetriesOnce) {
   Expected<void *> P = MM.allocate(10), Q = MM.allocate(20);
   ASSERT_TRUE(P);
   ASSERT_TRUE(Q);
-  ASSERT_TRUE(MM.release(*P));
-  ASSERT_TRUE(MM.release(*Q));
+  ASSERT_TRUE(MM.deallocate(*P));
+  ASSERT_TRUE(MM.deallocate(*Q));
   EXPECT_EQ(MM.numCached(), 2u);
   // Another class: the backend is full of cached blocks, fails once, gets
   // them back and succeeds on the retry.
@@ -165,11 +165,11 @@ TEST_F(MemoryManagerTest, OutOfMemoryReleasesTheCacheAndRetriesOnce) {
   EXPECT_EQ(A.Frees, 2);
   EXPECT_EQ(MM.numCached(), 0u);
   // A released block is forgotten: freeing it again goes to the caller.
-  Expected<bool> Old = MM.release(*P);
+  Expected<bool> Old = MM.deallocate(*P);
   ASSERT_TRUE(Old);
   EXPECT_FALSE(*Old);
   // Sizes above the threshold retry the same way through retryAfterReleasing.
-  ASSERT_TRUE(MM.release(*R));
+  ASSERT_TRUE(MM.deallocate(*R));
   A.Capacity = 1;
   Expected<void *> Large = MM.retryAfterReleasing([&] { return backendAlloc(100000); });
   ASSERT_TRUE(Large);
@@ -188,8 +188,8 @@ TEST_F(MemoryManagerTest, DeinitGivesCachedBlocksBack) {
   Expected<void *> P = MM.allocate(10), Q = MM.allocate(5000);
   ASSERT_TRUE(P);
   ASSERT_TRUE(Q);
-  ASSERT_TRUE(MM.release(*P));
-  ASSERT_TRUE(MM.release(*Q));
+  ASSERT_TRUE(MM.deallocate(*P));
+  ASSERT_TRUE(MM.deallocate(*Q));
   EXPECT_TRUE(MM.deinit());
   EXPECT_EQ(A.Frees, 2);
   EXPECT_TRUE(A.Live.empty());
@@ -214,7 +214,7 @@ TEST_F(MemoryManagerTest, ConcurrentUseNeverHandsOutABlockTwice) {
           std::lock_guard Lock(OwnedMutex);
           Owned.erase(*P);
         }
-        Expected<bool> Taken = MM.release(*P);
+        Expected<bool> Taken = MM.deallocate(*P);
         if (!Taken || !*Taken) ++Errors;
       }
     });

@@ -55,13 +55,13 @@ TEST(PluginResourcePool, GrowsOnDemandAndReuses) {
   EXPECT_NE(*A, *B);
   EXPECT_EQ(Pool.numCreated(), 2u);
   EXPECT_EQ(Pool.numInUse(), 2u);
-  ASSERT_TRUE(Pool.release(*B));
+  ASSERT_TRUE(Pool.giveBack(*B));
   Expected<int> D = Pool.acquire();
   ASSERT_TRUE(D);
   EXPECT_EQ(*D, *B);  // reused, not created
   EXPECT_EQ(Pool.numCreated(), 2u);
-  ASSERT_TRUE(Pool.release(*A));
-  ASSERT_TRUE(Pool.release(*D));
+  ASSERT_TRUE(Pool.giveBack(*A));
+  ASSERT_TRUE(Pool.giveBack(*D));
   EXPECT_TRUE(Pool.deinit());
 }
 
@@ -78,13 +78,13 @@ TEST(PluginResourcePool, ReleaseOfUnknownOrTwiceIsAnError) {
   Counter C;
   auto Pool = C.makePool();
   ASSERT_TRUE(Pool.init(1));
-  Status S = Pool.release(42);
+  Status S = Pool.giveBack(42);
   ASSERT_FALSE(S);
   EXPECT_NE(S.error().message().find("widget"), std::string::npos);
   Expected<int> A = Pool.acquire();
   ASSERT_TRUE(A);
-  ASSERT_TRUE(Pool.release(*A));
-  EXPECT_FALSE(Pool.release(*A));
+  ASSERT_TRUE(Pool.giveBack(*A));
+  EXPECT_FALSE(Pool.giveBack(*A));
   EXPECT_EQ(Pool.numFree(), 1u);  // unchanged by the bad release
 }
 
@@ -127,7 +127,7 @@ TEST(PluginResourcePool, ConcurrentAcquireReleaseNeverSharesAResource) {
         if (!H) { ++Errors; continue; }
         if (Owners[*H].fetch_add(1) != 0) ++Errors;  // someone else holds it
         Owners[*H].fetch_sub(1);
-        if (!Pool.release(*H)) ++Errors;
+        if (!Pool.giveBack(*H)) ++Errors;
       }
     });
   for (auto &T : Threads) T.join();

@@ -102,9 +102,9 @@ void CudaDevice::applyLimitFromEnv(const char *Var, CUlimit Limit) {
 Status CudaDevice::deinitImpl() {
   if (!Context_) return {};
   (void)activate();
-  if (Status S = Staging_.release(); !S)
+  if (Status S = Staging_.tearDown(); !S)
     OMPT_TRACE(traceComponent(), "device %d: staging teardown: %s", id(), S.error().message().c_str());
-  size_t Leaked = Allocations_.releaseAll();
+  size_t Leaked = Allocations_.freeAll();
   if (Leaked) OMPT_TRACE(traceComponent(), "device %d: freed %zu block(s) still live at deinit", id(), Leaked);
   Status S = check(driver().cuDevicePrimaryCtxRelease(Device_), "cuDevicePrimaryCtxRelease");
   Context_ = nullptr;
@@ -142,7 +142,7 @@ Expected<void *> CudaDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind
 
 Status CudaDevice::freeImpl(void *TgtPtr) {
   if (Status S = activate(); !S) return S;
-  return Allocations_.release(TgtPtr);
+  return Allocations_.freeBlock(TgtPtr);
 }
 
 // ---- Queues --------------------------------------------------------------

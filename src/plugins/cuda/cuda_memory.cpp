@@ -62,7 +62,7 @@ Status CudaAllocations::freeBlock(void *Ptr, abi::TargetAllocKind Kind) {
   return check(D.cuMemFree(reinterpret_cast<CUdeviceptr>(Ptr)), "cuMemFree");
 }
 
-Status CudaAllocations::release(void *Ptr) {
+Status CudaAllocations::freeBlock(void *Ptr) {
   Block B;
   {
     ScopedLock Lock(Mutex_);
@@ -76,7 +76,7 @@ Status CudaAllocations::release(void *Ptr) {
   return freeBlock(Ptr, B.Kind);
 }
 
-size_t CudaAllocations::releaseAll() {
+size_t CudaAllocations::freeAll() {
   std::vector<std::pair<void *, Block>> All;
   {
     ScopedLock Lock(Mutex_);

@@ -33,9 +33,9 @@ class CudaAllocations {
 
   // Size 0 yields a distinct 1-byte block (never null on success).
   Expected<void *> allocate(size_t Size, abi::TargetAllocKind Kind);
-  Status release(void *Ptr);
+  Status freeBlock(void *Ptr);
   // Frees every live block (device teardown); returns how many.
-  size_t releaseAll();
+  size_t freeAll();
 
   size_t liveBlocks() const;
 

@@ -129,7 +129,7 @@ bool StagingPipeline::ready() {
   if (!S) {
     OMPT_TRACE(kComponent, "device %d: no pinned staging buffers (%s); pageable copies go direct", DeviceId_,
                S.error().message().c_str());
-    (void)releaseLocked();
+    (void)tearDownLocked();
     Failed_ = true;
     return false;
   }
@@ -190,12 +190,12 @@ Status StagingPipeline::deviceToHost(void *Dst, CUdeviceptr Src, size_t Size, CU
   return S;
 }
 
-Status StagingPipeline::release() {
+Status StagingPipeline::tearDown() {
   std::lock_guard Lock(Mutex_);
-  return releaseLocked();
+  return tearDownLocked();
 }
 
-Status StagingPipeline::releaseLocked() {
+Status StagingPipeline::tearDownLocked() {
   Copier_.reset();
   const Driver &D = driver();
   Status First;

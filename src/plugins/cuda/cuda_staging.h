@@ -8,11 +8,11 @@
 // stages them itself:
 //
 //   * kNumBuffers pinned buffers of kChunkBytes (cuMemAllocHost), allocated
-//     lazily by the first staged copy and freed by release() (device deinit),
+//     lazily by the first staged copy and freed by tearDown() (device deinit),
 //     each with a CUevent recorded after the DMA that last used it;
 //   * a pool of memcpy helper threads (min(8, hardware_concurrency / 2)
 //     threads in all, the calling thread included), created lazily and joined
-//     by release() or the destructor; each chunk's host memcpy is split
+//     by tearDown() or the destructor; each chunk's host memcpy is split
 //     across them.
 //
 // H2D, for each chunk: wait for the buffer's event (its previous DMA is done),
@@ -105,12 +105,12 @@ class StagingPipeline {
 
   // Waits for in-flight DMAs, frees the buffers and events, joins the
   // helpers. The context must be current. Idempotent.
-  Status release();
+  Status tearDown();
 
  private:
   // Allocates buffers, events and helpers once; false when unavailable.
   bool ready();
-  Status releaseLocked();
+  Status tearDownLocked();
 
   int32_t DeviceId_ = -1;
   size_t Threshold_ = kDefaultThreshold;

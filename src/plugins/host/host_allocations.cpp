@@ -17,7 +17,7 @@ Expected<void *> HostAllocations::allocate(size_t Size) {
   return Ptr;
 }
 
-Status HostAllocations::release(void *Ptr) {
+Status HostAllocations::freeBlock(void *Ptr) {
   {
     ScopedLock Lock(Mutex_);
     auto It = Live_.find(Ptr);
@@ -31,7 +31,7 @@ Status HostAllocations::release(void *Ptr) {
   return {};
 }
 
-void HostAllocations::releaseAll() {
+void HostAllocations::freeAll() {
   ScopedLock Lock(Mutex_);
   for (auto &[Ptr, Size] : Live_) std::free(Ptr);
   Live_.clear();

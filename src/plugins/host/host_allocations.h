@@ -5,7 +5,7 @@
 // already freed) is a clear error instead of heap corruption. Small blocks
 // the generic memory manager keeps for reuse stay registered here (they are
 // still allocated); the manager itself rejects a second free of such a block
-// before it could reach release().
+// before it could reach freeBlock().
 // Mutex_ (a FutexMutex) guards Live_ and LiveBytes_.
 #pragma once
 
@@ -24,16 +24,16 @@ class HostAllocations {
   static constexpr size_t kAlignment = 64;
 
   HostAllocations() = default;
-  ~HostAllocations() { releaseAll(); }
+  ~HostAllocations() { freeAll(); }
   HostAllocations(const HostAllocations &) = delete;
   HostAllocations &operator=(const HostAllocations &) = delete;
 
   // Size 0 yields a distinct non-null block, like LLVM 14's host plugin
   // (malloc(0)), so that callers never mistake it for a failure.
   Expected<void *> allocate(size_t Size);
-  Status release(void *Ptr);
+  Status freeBlock(void *Ptr);
   // Frees every live block (device teardown).
-  void releaseAll();
+  void freeAll();
 
   size_t liveBlocks() const;
   size_t liveBytes() const;

@@ -55,7 +55,7 @@ class HostImage final : public plugin::DeviceImage {
 Status HostDevice::initImpl() { return {}; }
 
 Status HostDevice::deinitImpl() {
-  Allocations_.releaseAll();
+  Allocations_.freeAll();
   return {};
 }
 
@@ -98,7 +98,7 @@ Expected<void *> HostDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind
   return Allocations_.allocate(Size);
 }
 
-Status HostDevice::freeImpl(void *TgtPtr) { return Allocations_.release(TgtPtr); }
+Status HostDevice::freeImpl(void *TgtPtr) { return Allocations_.freeBlock(TgtPtr); }
 
 Expected<void *> HostDevice::createQueueImpl() { return std::make_unique<HostQueue>(Mode_).release(); }
 

@@ -73,7 +73,7 @@ Expected<RunnerPool::Runner *> RunnerPool::acquire() {
   return R;
 }
 
-void RunnerPool::release(Runner &R) {
+void RunnerPool::giveBack(Runner &R) {
   ScopedLock Lock(Mutex_);
   Idle_.push_back(&R);
 }
@@ -89,7 +89,7 @@ Status RunnerPool::runCall(Call C) {
     R.State.wait(Runner::kCalling, std::memory_order_acquire);
   Status Result = std::move(R.Result);
   R.State.store(Runner::kIdle, std::memory_order_relaxed);
-  release(R);
+  giveBack(R);
   return Result;
 }
 

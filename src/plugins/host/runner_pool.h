@@ -70,7 +70,7 @@ class RunnerPool {
 
   Status runCall(Call C);
   Expected<Runner *> acquire();
-  void release(Runner &R);
+  void giveBack(Runner &R);
 
   FutexMutex Mutex_;
   std::vector<std::unique_ptr<Runner>> Runners_ GUARDED_BY(Mutex_);  // every runner started
