@@ -5,7 +5,7 @@
 // call returns nonzero with a message and creates no task. A good call becomes
 // an explicit libomp task whose dependences are the union of the elements of
 // the depend objects in depobj_list; its body performs exactly the copy of
-// omp_target_memcpy[_rect] (memcpy_impl in api_memcpy.cpp, device-to-device
+// omp_target_memcpy[_rect] (memcpy_engine.h, device-to-device
 // exchange included). The task machinery is omp_tasks.h's (a target task of
 // libomp, deferred like the task of `target nowait`; without libomp the copy
 // is done synchronously). Errors of the deferred copy can only be reported by
@@ -19,14 +19,13 @@
 #include "debug.h"
 #include "error.h"
 #include "export.h"
-#include "info.h"
-#include "memcpy_impl.h"
+#include "memcpy_engine.h"
 #include "omp_tasks.h"
 #include "runtime.h"
 
 using namespace omptarget;
 using namespace omptarget::core;
-using namespace omptarget::core::memcpy_impl;
+using namespace omptarget::core::memcpy_engine;
 
 namespace {
 

@@ -29,7 +29,6 @@
 #include "async_info.h"
 #include "debug.h"
 #include "export.h"
-#include "info.h"
 #include "map_ops.h"
 #include "omp_tasks.h"
 #include "runtime.h"

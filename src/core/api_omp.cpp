@@ -7,13 +7,11 @@
 
 #include "debug.h"
 #include "export.h"
-#include "info.h"
 #include "map_ops.h"
 #include "runtime.h"
 
 using namespace omptarget;
 using namespace omptarget::core;
-
 
 namespace {
 

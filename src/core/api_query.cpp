@@ -27,7 +27,6 @@
 
 #include "debug.h"
 #include "export.h"
-#include "info.h"
 #include "map_ops.h"
 #include "runtime.h"
 

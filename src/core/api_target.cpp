@@ -7,6 +7,7 @@
 #include "debug.h"
 #include "export.h"
 #include "info.h"
+#include "table_dump.h"
 #include "mappers.h"
 #include "outcome.h"
 #include "runtime.h"

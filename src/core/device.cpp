@@ -8,8 +8,6 @@
 #include "debug.h"
 #include "env.h"
 
-#include "info.h"
-
 namespace omptarget::core {
 
 using abi::kOffloadSuccess;

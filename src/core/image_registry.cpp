@@ -239,4 +239,15 @@ const char *ImageRegistry::kernelName(void *HostPtr) {
   return It->second.Bin->Desc->HostEntriesBegin[It->second.Index].name;
 }
 
+std::string describeImage(const __tgt_device_image &Image) {
+  auto *Begin = static_cast<const unsigned char *>(Image.ImageStart);
+  auto *End = static_cast<const unsigned char *>(Image.ImageEnd);
+  if (!Begin || End < Begin || End - Begin < 20 || Begin[0] != 0x7f || Begin[1] != 'E' ||
+      Begin[2] != 'L' || Begin[3] != 'F')
+    return formatString("non-ELF image of %td bytes", End >= Begin ? End - Begin : 0);
+  unsigned Machine = Begin[18] | (Begin[19] << 8);  // e_machine, little-endian
+  const char *Name = Machine == 62 ? "x86_64" : Machine == 190 ? "CUDA" : "unknown machine";
+  return formatString("ELF %s (e_machine %u)", Name, Machine);
+}
+
 }  // namespace omptarget::core

@@ -98,4 +98,8 @@ class ImageRegistry {
   std::atomic<uint64_t> Generation_{1};
 };
 
+// "ELF CUDA (e_machine 190)": what an image is, for messages about images
+// no plugin took.
+std::string describeImage(const __tgt_device_image &Image);
+
 }  // namespace omptarget::core

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <vector>
 
-#include "device.h"
 #include "env.h"
 #include "error.h"
 
@@ -64,6 +63,18 @@ std::string varName(map_var_info_t Name) {
   return F.size() > 1 && !F[1].empty() ? F[1] : "unknown";
 }
 
+SourceLocation declaration(map_var_info_t Name) {
+  SourceLocation Result;
+  if (!Name) return Result;
+  std::vector<std::string> F = split(static_cast<const char *>(Name));
+  if (F.size() > 4) {
+    Result.File = F[2];
+    Result.Line = std::atoi(F[3].c_str());
+    Result.Column = std::atoi(F[4].c_str());
+  }
+  return Result;
+}
+
 void printArguments(const ident_t *Loc, int32_t DeviceId, const char *RegionType, int32_t Num,
                     int64_t *Sizes, int64_t *Types, map_var_info_t *Names) {
   SourceLocation L = location(Loc);
@@ -82,30 +93,6 @@ void printArguments(const ident_t *Loc, int32_t DeviceId, const char *RegionType
     print(DeviceId, "%s(%s)[%" PRId64 "] %s", Kind, varName(Names ? Names[I] : nullptr).c_str(),
           Sizes[I], (T & abi::kMapImplicit) ? "(implicit)" : "");
   }
-}
-
-void dumpTable(const ident_t *Loc, Device &D) {
-  SourceLocation L = location(Loc);
-  ScopedLock Lock(D.mappings().Mutex);
-  print(D.id(), "OpenMP Host-Device pointer mappings after block at %s:%d:%d:", L.File.c_str(),
-        L.Line, L.Column);
-  print(D.id(), "%-18s %-18s %s %s %s %s", "Host Ptr", "Target Ptr", "Size (B)", "DynRefCount",
-        "HoldRefCount", "Declaration");
-  D.mappings().forEach([&](const MapEntry &E) {
-    // Map names read ";name;file;line;column;;".
-    std::vector<std::string> F = E.Name ? split(static_cast<const char *>(E.Name))
-                                        : std::vector<std::string>{};
-    std::string Name = F.size() > 1 && !F[1].empty() ? F[1] : "unknown";
-    SourceLocation V;
-    if (F.size() > 4) {
-      V.File = F[2];
-      V.Line = std::atoi(F[3].c_str());
-      V.Column = std::atoi(F[4].c_str());
-    }
-    print(D.id(), OMPT_PTR_FMT " " OMPT_PTR_FMT " %-8" PRId64 " %-11s %-12s %s at %s:%d:%d",
-          E.HstBegin, E.TgtBegin, E.size(), E.refToString(false).c_str(),
-          E.refToString(true).c_str(), Name.c_str(), V.File.c_str(), V.Line, V.Column);
-  });
 }
 
 }  // namespace omptarget::core::info

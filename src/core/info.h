@@ -1,5 +1,6 @@
 // LIBOMPTARGET_INFO output in LLVM 14's style ("Libomptarget device N info:"),
-// source locations from clang's ident_t, and variable names from map names.
+// source locations from clang's ident_t, and variable names and declaration
+// places from map names. The mapping-table dump is in table_dump.h.
 #pragma once
 
 #include <cstdint>
@@ -9,13 +10,7 @@
 
 #include "omptarget/abi.h"
 
-// LLVM's pointer format: 0x followed by 16 zero-padded hex digits.
-#define OMPT_PTR_FMT "0x%016" PRIxPTR
-#define OMPT_PTR(P) (reinterpret_cast<uintptr_t>(P))
-
 namespace omptarget::core {
-
-class Device;
 
 namespace info {
 
@@ -42,12 +37,13 @@ struct SourceLocation {
 SourceLocation location(const ident_t *Loc);
 // The variable name recorded in a map name (";name;file;line;col;;"), or "unknown".
 std::string varName(map_var_info_t Name);
+// Where that variable was declared (File, Line, Column; the other fields
+// keep their defaults), or "unknown" and 0s.
+SourceLocation declaration(map_var_info_t Name);
 
 // Arguments of a construct ("Entering OpenMP kernel at f.c:3:1 with 2 arguments:").
 void printArguments(const ident_t *Loc, int32_t DeviceId, const char *RegionType, int32_t Num,
                     int64_t *Sizes, int64_t *Types, map_var_info_t *Names);
-// The mapping table of `D` (OMP_INFOTYPE_DUMP_TABLE and fatal failures).
-void dumpTable(const ident_t *Loc, Device &D);
 
 }  // namespace info
 }  // namespace omptarget::core

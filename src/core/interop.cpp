@@ -27,7 +27,6 @@
 #include "debug.h"
 #include "device.h"
 #include "export.h"
-#include "info.h"
 #include "interop_object.h"
 #include "omptarget/abi.h"
 #include "runtime.h"

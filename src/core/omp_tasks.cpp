@@ -4,7 +4,6 @@
 #include <climits>
 
 #include "debug.h"
-#include "info.h"
 
 namespace omptarget::core::tasks {
 

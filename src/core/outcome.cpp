@@ -4,6 +4,7 @@
 
 #include "debug.h"
 #include "info.h"
+#include "table_dump.h"
 #include "runtime.h"
 
 namespace omptarget::core {

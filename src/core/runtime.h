@@ -87,9 +87,6 @@ bool isInitialDevice(int64_t DeviceId);
 // The default device number from libomp (OMP_DEFAULT_DEVICE / omp_set_default_device).
 int64_t defaultDevice();
 
-// "ELF CUDA (e_machine 190)": what an image is, for messages.
-std::string describeImage(const __tgt_device_image &Image);
-
 // "<Call>: invalid device number N (there are M devices; ...)"; for
 // omp_invalid_device it says that this constant names no device.
 std::string invalidDeviceMessage(const char *Call, int64_t Id);

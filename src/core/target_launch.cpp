@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "debug.h"
-#include "info.h"
 #include "map_ops.h"
 #include "runtime.h"
 #include "small_array.h"

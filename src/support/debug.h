@@ -5,6 +5,7 @@
 // "Libomptarget message:", "Libomptarget error:", "Libomptarget fatal error N:".
 #pragma once
 
+#include <cinttypes>
 #include <cstdint>
 
 #include "env.h"
@@ -27,6 +28,11 @@ void warning(const char *Format, ...) __attribute__((format(printf, 1, 2)));
 [[noreturn]] void fatal(int Code, const char *Format, ...) __attribute__((format(printf, 2, 3)));
 
 }  // namespace omptarget::debug
+
+// LLVM's pointer format in messages: 0x followed by 16 zero-padded hex
+// digits, e.g. debug::error("at " OMPT_PTR_FMT, OMPT_PTR(P)).
+#define OMPT_PTR_FMT "0x%016" PRIxPTR
+#define OMPT_PTR(P) (reinterpret_cast<uintptr_t>(P))
 
 #define OMPT_TRACE(Component, ...)                                   \
   do {                                                               \

@@ -258,12 +258,12 @@ int32_t dataDelete(int32_t, void *P) {
   ++S.Count.Delete;
   auto It = S.Live.find(P);
   if (It == S.Live.end()) return FAIL;  // double free or foreign pointer
-  S.Live.erase(It);
-  ES.Serial.erase(P);
-  std::free(P);
   OpRecord Rec{OpKind::Delete, 0, P, nullptr, -1};
   S.Issued.push_back(Rec);
   S.Executed.push_back(Rec);
+  S.Live.erase(It);
+  ES.Serial.erase(P);
+  std::free(P);
   return OK;
 }
 

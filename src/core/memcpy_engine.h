@@ -1,6 +1,9 @@
 // The copy engine behind omp_target_memcpy[_rect] and their asynchronous
 // variants: host/device endpoints, device-to-device through the plugin's
 // exchange when the pair supports it, staging through the host otherwise.
+// Each contiguous copy is one AsyncInfo, synchronized before it returns.
+// Nothing here is inline: a copy costs a plugin call and a synchronize, which
+// dwarf a call into another file (and the build's LTO may inline it anyway).
 #pragma once
 
 #include <cstddef>
@@ -8,7 +11,7 @@
 #include "device.h"
 #include "error.h"
 
-namespace omptarget::core::memcpy_impl {
+namespace omptarget::core::memcpy_engine {
 
 // One contiguous copy between two endpoints (null Device*: the host).
 Status copyBytes(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t Length);
@@ -24,4 +27,4 @@ bool validRectArguments(const char *Call, const void *Dst, const void *Src, size
                         int NumDims, const size_t *Volume, const size_t *DstOffsets,
                         const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims);
 
-}  // namespace omptarget::core::memcpy_impl
+}  // namespace omptarget::core::memcpy_engine

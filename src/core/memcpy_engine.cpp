@@ -1,0 +1,101 @@
+#include "memcpy_engine.h"
+
+#include <cstring>
+#include <vector>
+
+#include "async_info.h"
+#include "debug.h"
+#include "runtime.h"
+
+namespace omptarget::core::memcpy_engine {
+
+Status copyBytes(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t Length) {
+  if (Length == 0) return Status::success();
+  auto Size = static_cast<int64_t>(Length);
+  if (!SrcDev && !DstDev) {
+    std::memmove(Dst, Src, Length);
+    return Status::success();
+  }
+  if (!SrcDev) {
+    AsyncInfo Async(*DstDev);
+    if (Status S = DstDev->submit(Dst, const_cast<char *>(Src), Size, Async); !S) return S;
+    return Async.synchronize();
+  }
+  if (!DstDev) {
+    AsyncInfo Async(*SrcDev);
+    if (Status S = SrcDev->retrieve(Dst, const_cast<char *>(Src), Size, Async); !S) return S;
+    return Async.synchronize();
+  }
+  if (SrcDev->canExchangeWith(*DstDev)) {
+    AsyncInfo Async(*SrcDev);
+    if (Status S = SrcDev->exchange(const_cast<char *>(Src), *DstDev, Dst, Size, Async); !S) return S;
+    return Async.synchronize();
+  }
+  std::vector<char> Staging(Length);
+  {
+    AsyncInfo Async(*SrcDev);
+    if (Status S = SrcDev->retrieve(Staging.data(), const_cast<char *>(Src), Size, Async); !S) return S;
+    if (Status S = Async.synchronize(); !S) return S;
+  }
+  AsyncInfo Async(*DstDev);
+  if (Status S = DstDev->submit(Dst, Staging.data(), Size, Async); !S) return S;
+  return Async.synchronize();
+}
+
+namespace {
+// Resolves a device number of a memcpy call: null Device* means the host.
+Expected<Device *> memcpyDevice(int DeviceNum, const char *Call, const char *Which) {
+  if (isInitialDevice(DeviceNum)) return static_cast<Device *>(nullptr);
+  auto D = Runtime::get().readyDevice(DeviceNum, Call);
+  if (!D) return makeError("%s (%s device)", D.error().message().c_str(), Which);
+  return *D;
+}
+}  // namespace
+
+// Both ends of a copy (null: the host); false after reporting a bad device.
+bool resolveEnds(const char *Call, int DstDevice, int SrcDevice, Device *&Dst, Device *&Src) {
+  auto DstDev = memcpyDevice(DstDevice, Call, "destination");
+  auto SrcDev = memcpyDevice(SrcDevice, Call, "source");
+  if (!DstDev || !SrcDev) {
+    debug::error("%s", (!DstDev ? DstDev.error() : SrcDev.error()).message().c_str());
+    return false;
+  }
+  Dst = *DstDev;
+  Src = *SrcDev;
+  return true;
+}
+
+Status copyRect(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size_t ElementSize,
+                int NumDims, const size_t *Volume, const size_t *DstOffsets,
+                const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims) {
+  if (NumDims == 1)
+    return copyBytes(Dst + DstOffsets[0] * ElementSize, DstDev, Src + SrcOffsets[0] * ElementSize,
+                     SrcDev, Volume[0] * ElementSize);
+  // Bytes spanned by one index step of the outermost dimension.
+  size_t DstStride = ElementSize, SrcStride = ElementSize;
+  for (int I = 1; I < NumDims; ++I) {
+    DstStride *= DstDims[I];
+    SrcStride *= SrcDims[I];
+  }
+  for (size_t I = 0; I < Volume[0]; ++I) {
+    Status S = copyRect(Dst + (DstOffsets[0] + I) * DstStride, DstDev,
+                        Src + (SrcOffsets[0] + I) * SrcStride, SrcDev, ElementSize, NumDims - 1,
+                        Volume + 1, DstOffsets + 1, SrcOffsets + 1, DstDims + 1, SrcDims + 1);
+    if (!S) return S;
+  }
+  return Status::success();
+}
+
+bool validRectArguments(const char *Call, const void *Dst, const void *Src, size_t ElementSize,
+                        int NumDims, const size_t *Volume, const size_t *DstOffsets,
+                        const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims) {
+  if (Dst && Src && ElementSize != 0 && NumDims >= 1 && Volume && DstOffsets && SrcOffsets &&
+      DstDims && SrcDims)
+    return true;
+  debug::error("%s: invalid arguments (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT
+               ", element size %zu, %d dims); pointers and arrays must be non-null, sizes positive",
+               Call, OMPT_PTR(Dst), OMPT_PTR(Src), ElementSize, NumDims);
+  return false;
+}
+
+}  // namespace omptarget::core::memcpy_engine
