@@ -46,8 +46,8 @@
 #ifndef OMPTARGET_OMP_TARGET_EXT_H
 #define OMPTARGET_OMP_TARGET_EXT_H
 
-#include <stddef.h>
 #include <omp.h>
+#include <stddef.h>
 
 #define OMPTARGET_HAS_MEMCPY_ASYNC 1
 #define OMPTARGET_HAS_MEMSET 1
@@ -80,8 +80,8 @@ void *omp_get_mapped_ptr(const void *ptr, int device_num);
 int omp_target_is_accessible(const void *ptr, size_t size, int device_num);
 
 void *omp_target_memset(void *ptr, int value, size_t count, int device_num);
-void *omp_target_memset_async(void *ptr, int value, size_t count, int device_num,
-                              int depobj_count, omp_depend_t *depobj_list);
+void *omp_target_memset_async(void *ptr, int value, size_t count, int device_num, int depobj_count,
+                              omp_depend_t *depobj_list);
 
 const char *omp_get_uid_from_device(int device_num);
 int omp_get_device_from_uid(const char *uid);

@@ -89,62 +89,59 @@ typedef struct __tgt_interop_info {
   int32_t DeviceIsInt;
 } __tgt_interop_info;
 
-#define OMPTARGET_PLUGIN_ENTRIES(REQ, OPT)                                              \
-  REQ(is_valid_binary, int32_t, (__tgt_device_image * Image))                            \
-  REQ(number_of_devices, int32_t, ())                                                    \
-  REQ(init_device, int32_t, (int32_t DeviceId))                                          \
-  REQ(load_binary, __tgt_target_table *, (int32_t DeviceId, __tgt_device_image * Image)) \
-  REQ(data_alloc, void *, (int32_t DeviceId, int64_t Size, void *HostPtr, int32_t Kind)) \
-  REQ(data_submit, int32_t, (int32_t DeviceId, void *TgtPtr, void *HstPtr, int64_t Size)) \
-  REQ(data_retrieve, int32_t, (int32_t DeviceId, void *HstPtr, void *TgtPtr, int64_t Size)) \
-  REQ(data_delete, int32_t, (int32_t DeviceId, void *TgtPtr))                            \
-  REQ(run_target_region, int32_t,                                                        \
-      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs)) \
-  REQ(run_target_team_region, int32_t,                                                   \
-      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,  \
-       int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount))                   \
-  OPT(init_requires, int64_t, (int64_t RequiresFlags))                                   \
-  OPT(is_data_exchangable, int32_t, (int32_t SrcDeviceId, int32_t DstDeviceId))          \
-  OPT(data_submit_async, int32_t,                                                        \
-      (int32_t DeviceId, void *TgtPtr, void *HstPtr, int64_t Size, __tgt_async_info *Queue)) \
-  OPT(data_retrieve_async, int32_t,                                                      \
-      (int32_t DeviceId, void *HstPtr, void *TgtPtr, int64_t Size, __tgt_async_info *Queue)) \
-  OPT(data_exchange, int32_t,                                                            \
-      (int32_t SrcDeviceId, void *SrcPtr, int32_t DstDeviceId, void *DstPtr, int64_t Size)) \
-  OPT(data_exchange_async, int32_t,                                                      \
-      (int32_t SrcDeviceId, void *SrcPtr, int32_t DstDeviceId, void *DstPtr, int64_t Size, \
-       __tgt_async_info *Queue))                                                         \
-  OPT(run_target_region_async, int32_t,                                                  \
-      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,  \
-       __tgt_async_info *Queue))                                                         \
-  OPT(run_target_team_region_async, int32_t,                                             \
-      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,  \
-       int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,                    \
-       __tgt_async_info *Queue))                                                         \
-  OPT(synchronize, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))                \
-  OPT(create_event, int32_t, (int32_t DeviceId, void **Event))                           \
-  OPT(record_event, int32_t, (int32_t DeviceId, void *Event, __tgt_async_info *Queue))   \
-  OPT(wait_event, int32_t, (int32_t DeviceId, void *Event, __tgt_async_info *Queue))     \
-  OPT(sync_event, int32_t, (int32_t DeviceId, void *Event))                              \
-  OPT(destroy_event, int32_t, (int32_t DeviceId, void *Event))                           \
-  OPT(init_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * *Queue))           \
-  OPT(init_device_info, int32_t,                                                         \
-      (int32_t DeviceId, __tgt_device_info * Info, const char **ErrStr))                 \
-  OPT(set_info_flag, void, (uint32_t Flags))                                             \
-  OPT(print_device_info, void, (int32_t DeviceId))                                       \
-  OPT(data_alloc_async, int32_t,                                                         \
-      (int32_t DeviceId, int64_t Size, void *HostPtr, int32_t Kind, void **TgtPtr,       \
-       __tgt_async_info *Queue))                                                         \
-  OPT(data_delete_async, int32_t, (int32_t DeviceId, void *TgtPtr, __tgt_async_info *Queue)) \
-  OPT(data_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr)) \
-  OPT(data_unlock, int32_t, (int32_t DeviceId, void *HstPtr))                          \
-  OPT(completes_synchronously, int32_t, (int32_t DeviceId))                            \
-  OPT(accept_deferred_retrieves, int32_t, (int32_t DeviceId))                          \
-  OPT(queues_persist, int32_t, (int32_t DeviceId))                                     \
-  OPT(direct_device, int32_t,                                                          \
-      (int32_t DeviceId, uint32_t Version, __tgt_direct_device * Direct))                \
-  OPT(get_device_uid, int32_t, (int32_t DeviceId, const char **Uid))                   \
-  OPT(is_accessible_ptr, int32_t, (int32_t DeviceId, const void *Ptr, int64_t Size))  \
-  OPT(interop_info, int32_t,                                                           \
-      (int32_t DeviceId, uint32_t Version, __tgt_interop_info * Info))                   \
+#define OMPTARGET_PLUGIN_ENTRIES(REQ, OPT)                                                        \
+  REQ(is_valid_binary, int32_t, (__tgt_device_image * Image))                                     \
+  REQ(number_of_devices, int32_t, ())                                                             \
+  REQ(init_device, int32_t, (int32_t DeviceId))                                                   \
+  REQ(load_binary, __tgt_target_table *, (int32_t DeviceId, __tgt_device_image * Image))          \
+  REQ(data_alloc, void *, (int32_t DeviceId, int64_t Size, void *HostPtr, int32_t Kind))          \
+  REQ(data_submit, int32_t, (int32_t DeviceId, void *TgtPtr, void *HstPtr, int64_t Size))         \
+  REQ(data_retrieve, int32_t, (int32_t DeviceId, void *HstPtr, void *TgtPtr, int64_t Size))       \
+  REQ(data_delete, int32_t, (int32_t DeviceId, void *TgtPtr))                                     \
+  REQ(run_target_region, int32_t,                                                                 \
+      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs))          \
+  REQ(run_target_team_region, int32_t,                                                            \
+      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,           \
+       int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount))                            \
+  OPT(init_requires, int64_t, (int64_t RequiresFlags))                                            \
+  OPT(is_data_exchangable, int32_t, (int32_t SrcDeviceId, int32_t DstDeviceId))                   \
+  OPT(data_submit_async, int32_t,                                                                 \
+      (int32_t DeviceId, void *TgtPtr, void *HstPtr, int64_t Size, __tgt_async_info *Queue))      \
+  OPT(data_retrieve_async, int32_t,                                                               \
+      (int32_t DeviceId, void *HstPtr, void *TgtPtr, int64_t Size, __tgt_async_info *Queue))      \
+  OPT(data_exchange, int32_t,                                                                     \
+      (int32_t SrcDeviceId, void *SrcPtr, int32_t DstDeviceId, void *DstPtr, int64_t Size))       \
+  OPT(data_exchange_async, int32_t,                                                               \
+      (int32_t SrcDeviceId, void *SrcPtr, int32_t DstDeviceId, void *DstPtr, int64_t Size,        \
+       __tgt_async_info *Queue))                                                                  \
+  OPT(run_target_region_async, int32_t,                                                           \
+      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,           \
+       __tgt_async_info *Queue))                                                                  \
+  OPT(run_target_team_region_async, int32_t,                                                      \
+      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,           \
+       int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount, __tgt_async_info *Queue))   \
+  OPT(synchronize, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))                         \
+  OPT(create_event, int32_t, (int32_t DeviceId, void **Event))                                    \
+  OPT(record_event, int32_t, (int32_t DeviceId, void *Event, __tgt_async_info *Queue))            \
+  OPT(wait_event, int32_t, (int32_t DeviceId, void *Event, __tgt_async_info *Queue))              \
+  OPT(sync_event, int32_t, (int32_t DeviceId, void *Event))                                       \
+  OPT(destroy_event, int32_t, (int32_t DeviceId, void *Event))                                    \
+  OPT(init_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * *Queue))                    \
+  OPT(init_device_info, int32_t,                                                                  \
+      (int32_t DeviceId, __tgt_device_info * Info, const char **ErrStr))                          \
+  OPT(set_info_flag, void, (uint32_t Flags))                                                      \
+  OPT(print_device_info, void, (int32_t DeviceId))                                                \
+  OPT(data_alloc_async, int32_t,                                                                  \
+      (int32_t DeviceId, int64_t Size, void *HostPtr, int32_t Kind, void **TgtPtr,                \
+       __tgt_async_info *Queue))                                                                  \
+  OPT(data_delete_async, int32_t, (int32_t DeviceId, void *TgtPtr, __tgt_async_info *Queue))      \
+  OPT(data_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr))       \
+  OPT(data_unlock, int32_t, (int32_t DeviceId, void *HstPtr))                                     \
+  OPT(completes_synchronously, int32_t, (int32_t DeviceId))                                       \
+  OPT(accept_deferred_retrieves, int32_t, (int32_t DeviceId))                                     \
+  OPT(queues_persist, int32_t, (int32_t DeviceId))                                                \
+  OPT(direct_device, int32_t, (int32_t DeviceId, uint32_t Version, __tgt_direct_device * Direct)) \
+  OPT(get_device_uid, int32_t, (int32_t DeviceId, const char **Uid))                              \
+  OPT(is_accessible_ptr, int32_t, (int32_t DeviceId, const void *Ptr, int64_t Size))              \
+  OPT(interop_info, int32_t, (int32_t DeviceId, uint32_t Version, __tgt_interop_info * Info))     \
   OPT(release_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))

@@ -18,8 +18,8 @@ OMPT_EXPORT int omp_target_memcpy(void *Dst, const void *Src, size_t Length, siz
   const char *Call = "omp_target_memcpy";
   if (Length == 0) return abi::kOffloadSuccess;
   if (!Dst || !Src) {
-    debug::error("%s: null %s pointer (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT ", %zu bytes)", Call,
-                 !Dst ? "destination" : "source", OMPT_PTR(Dst), OMPT_PTR(Src), Length);
+    debug::error("%s: null %s pointer (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT ", %zu bytes)",
+                 Call, !Dst ? "destination" : "source", OMPT_PTR(Dst), OMPT_PTR(Src), Length);
     return abi::kOffloadFail;
   }
   Device *DstDev = nullptr, *SrcDev = nullptr;
@@ -45,9 +45,9 @@ OMPT_EXPORT int omp_target_memcpy_rect(void *Dst, const void *Src, size_t Elemen
     return abi::kOffloadFail;
   Device *DstDev = nullptr, *SrcDev = nullptr;
   if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
-  Status S = copyRect(static_cast<char *>(Dst), DstDev, static_cast<const char *>(Src), SrcDev,
-                      ElementSize, NumDims, Volume, DstOffsets, SrcOffsets, DstDimensions,
-                      SrcDimensions);
+  Status S =
+      copyRect(static_cast<char *>(Dst), DstDev, static_cast<const char *>(Src), SrcDev,
+               ElementSize, NumDims, Volume, DstOffsets, SrcOffsets, DstDimensions, SrcDimensions);
   if (!S) {
     debug::error("%s: %s", Call, S.error().message().c_str());
     return abi::kOffloadFail;

@@ -94,13 +94,13 @@ int submit(const char *Call, size_t Extra, const std::vector<tasks::KmpDependInf
 
 extern "C" {
 
-OMPT_EXPORT int omp_target_memcpy_async(void *Dst, const void *Src, size_t Length,
-                                        size_t DstOffset, size_t SrcOffset, int DstDevice,
-                                        int SrcDevice, int DepobjCount, tasks::OmpDepend *DepobjList) {
+OMPT_EXPORT int omp_target_memcpy_async(void *Dst, const void *Src, size_t Length, size_t DstOffset,
+                                        size_t SrcOffset, int DstDevice, int SrcDevice,
+                                        int DepobjCount, tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memcpy_async";
   if (Length != 0 && (!Dst || !Src)) {
-    debug::error("%s: null %s pointer (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT ", %zu bytes)", Call,
-                 !Dst ? "destination" : "source", OMPT_PTR(Dst), OMPT_PTR(Src), Length);
+    debug::error("%s: null %s pointer (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT ", %zu bytes)",
+                 Call, !Dst ? "destination" : "source", OMPT_PTR(Dst), OMPT_PTR(Src), Length);
     return abi::kOffloadFail;
   }
   Device *DstDev = nullptr, *SrcDev = nullptr;
@@ -136,9 +136,10 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
                           DstDimensions, SrcDimensions))
     return abi::kOffloadFail;
   if (NumDims > (1 << 20)) {
-    debug::error("%s: %d dimensions is more than this implementation copies asynchronously "
-                 "(1048576)",
-                 Call, NumDims);
+    debug::error(
+        "%s: %d dimensions is more than this implementation copies asynchronously "
+        "(1048576)",
+        Call, NumDims);
     return abi::kOffloadFail;
   }
   // The copied box must lie inside both arrays (the copy runs later: catch
@@ -150,8 +151,8 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
     else if (SrcOffsets[I] > SrcDimensions[I] || Volume[I] > SrcDimensions[I] - SrcOffsets[I])
       Side = "source";
     if (Side) {
-      debug::error("%s: dimension %d: volume %zu at %s offset %zu exceeds the %s dimension %zu", Call,
-                   I, Volume[I], Side, Side[0] == 'd' ? DstOffsets[I] : SrcOffsets[I], Side,
+      debug::error("%s: dimension %d: volume %zu at %s offset %zu exceeds the %s dimension %zu",
+                   Call, I, Volume[I], Side, Side[0] == 'd' ? DstOffsets[I] : SrcOffsets[I], Side,
                    Side[0] == 'd' ? DstDimensions[I] : SrcDimensions[I]);
       return abi::kOffloadFail;
     }
@@ -162,9 +163,15 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
   if (!tasks::collectDepobjs(Call, DepobjCount, DepobjList, Deps)) return abi::kOffloadFail;
   size_t N = static_cast<size_t>(NumDims);
   return submit(Call, 5 * N * sizeof(size_t), Deps, [&](CopyArgs &A) {
-    A = CopyArgs{Call,      static_cast<char *>(Dst), static_cast<const char *>(Src),
-                 DstDev,    SrcDev,                   DstDevice,
-                 SrcDevice, 0,                        ElementSize,
+    A = CopyArgs{Call,
+                 static_cast<char *>(Dst),
+                 static_cast<const char *>(Src),
+                 DstDev,
+                 SrcDev,
+                 DstDevice,
+                 SrcDevice,
+                 0,
+                 ElementSize,
                  NumDims};
     size_t *D = A.dims();
     const size_t *Arrays[5] = {Volume, DstOffsets, SrcOffsets, DstDimensions, SrcDimensions};

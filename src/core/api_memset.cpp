@@ -88,7 +88,8 @@ bool checkFill(const char *Call, void *Ptr, size_t Count, int DeviceNum, Device 
     // Pinned host and managed memory of a device is host memory too.
     bool HostReachable = B->Kind == abi::kAllocHost || B->Kind == abi::kAllocShared;
     if (B->DeviceId != Key && !(Host && HostReachable)) {
-      debug::error("%s: pointer " OMPT_PTR_FMT " is in memory that %s allocated on %s, not on "
+      debug::error("%s: pointer " OMPT_PTR_FMT
+                   " is in memory that %s allocated on %s, not on "
                    "%s; pass that device",
                    Call, OMPT_PTR(Ptr), AllocationRegistry::allocatorName(B->Kind),
                    AllocationRegistry::ownerName(B->DeviceId).c_str(),
@@ -110,8 +111,10 @@ bool checkFill(const char *Call, void *Ptr, size_t Count, int DeviceNum, Device 
   // memory it is: the device uses the host's storage).
   if (D && !R.unifiedSharedMemory()) {
     if (void *Tgt = translate(*D, Ptr, 0)) {
-      debug::error("%s: pointer " OMPT_PTR_FMT " is a host address mapped on device %d (device "
-                   "address " OMPT_PTR_FMT "); pass the device address, "
+      debug::error("%s: pointer " OMPT_PTR_FMT
+                   " is a host address mapped on device %d (device "
+                   "address " OMPT_PTR_FMT
+                   "); pass the device address, "
                    "omp_get_mapped_ptr(ptr, %d)",
                    Call, OMPT_PTR(Ptr), DeviceNum, OMPT_PTR(Tgt), DeviceNum);
       return false;
@@ -132,9 +135,10 @@ struct FillArgs {
 void runFillTask(void *Payload, bool Deferred) {
   auto &A = *static_cast<FillArgs *>(Payload);
   if (Runtime::stopped()) {
-    debug::error("%s: the runtime was shut down before the asynchronous fill of %zu bytes at "
-                 OMPT_PTR_FMT " on device %d ran; nothing was written",
-                 A.Call, A.Count, OMPT_PTR(A.Ptr), A.DeviceNum);
+    debug::error(
+        "%s: the runtime was shut down before the asynchronous fill of %zu bytes at " OMPT_PTR_FMT
+        " on device %d ran; nothing was written",
+        A.Call, A.Count, OMPT_PTR(A.Ptr), A.DeviceNum);
     return;
   }
   if (Status S = fillBytes(A.Ptr, A.D, A.Value, A.Count); !S)

@@ -65,7 +65,8 @@ void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
   std::string Target = AllocationRegistry::ownerName(Key);
   auto Block = R.allocations().find(Ptr);
   if (Block && Block->DeviceId != Key) {
-    debug::error("%s: pointer " OMPT_PTR_FMT " was not allocated by %s on %s (it belongs to %s; "
+    debug::error("%s: pointer " OMPT_PTR_FMT
+                 " was not allocated by %s on %s (it belongs to %s; "
                  "pass that device); ignored",
                  Call, OMPT_PTR(Ptr), Allocator, Target.c_str(),
                  AllocationRegistry::ownerName(Block->DeviceId).c_str());
@@ -73,14 +74,16 @@ void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
   }
   // On the initial device every kind is malloc's: any free routine fits.
   if (Block && Key != AllocationRegistry::kInitialDeviceKey && !freeable(Block->Kind, FreeKind)) {
-    debug::error("%s: pointer " OMPT_PTR_FMT " on %s was allocated by %s, not by %s; free it with "
+    debug::error("%s: pointer " OMPT_PTR_FMT
+                 " on %s was allocated by %s, not by %s; free it with "
                  "omp_target_free or the free routine of its allocator; ignored",
                  Call, OMPT_PTR(Ptr), Target.c_str(),
                  AllocationRegistry::allocatorName(Block->Kind), Allocator);
     return;
   }
   if (!Block || !R.allocations().remove(Ptr, Key)) {
-    debug::error("%s: pointer " OMPT_PTR_FMT " was not allocated by %s on %s (or was already "
+    debug::error("%s: pointer " OMPT_PTR_FMT
+                 " was not allocated by %s on %s (or was already "
                  "freed); ignored",
                  Call, OMPT_PTR(Ptr), Allocator, Target.c_str());
     return;
@@ -152,8 +155,8 @@ OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *Device
     return abi::kOffloadFail;
   }
   if (isInitialDevice(DeviceNum)) {
-    debug::error("%s: device %d is the host; pointers cannot be associated on the host device", Call,
-                 DeviceNum);
+    debug::error("%s: device %d is the host; pointers cannot be associated on the host device",
+                 Call, DeviceNum);
     return abi::kOffloadFail;
   }
   auto D = Runtime::get().readyDevice(DeviceNum, Call);
@@ -170,7 +173,8 @@ OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *Device
     const MapEntry &E = *LR.Entry;
     if (E.HstBegin == Begin && E.HstEnd == Begin + Size && E.TgtBegin == Tgt)
       return abi::kOffloadSuccess;  // the same association again
-    debug::error("%s: host range " OMPT_PTR_FMT "..+%zu on device %d overlaps an existing mapping "
+    debug::error("%s: host range " OMPT_PTR_FMT
+                 "..+%zu on device %d overlaps an existing mapping "
                  "(host " OMPT_PTR_FMT ", %" PRId64 " bytes); disassociate or unmap it first",
                  Call, Begin, Size, DeviceNum, E.HstBegin, E.size());
     return abi::kOffloadFail;
@@ -211,7 +215,8 @@ OMPT_EXPORT int omp_target_disassociate_ptr(const void *HostPtr, int DeviceNum) 
     return abi::kOffloadFail;
   }
   if (!E.Associated) {
-    debug::error("%s: host pointer " OMPT_PTR_FMT " on device %d was mapped by a map clause, not by "
+    debug::error("%s: host pointer " OMPT_PTR_FMT
+                 " on device %d was mapped by a map clause, not by "
                  "omp_target_associate_ptr",
                  Call, Begin, DeviceNum);
     return abi::kOffloadFail;

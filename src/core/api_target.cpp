@@ -7,10 +7,10 @@
 #include "debug.h"
 #include "export.h"
 #include "info.h"
-#include "table_dump.h"
 #include "mappers.h"
 #include "outcome.h"
 #include "runtime.h"
+#include "table_dump.h"
 #include "target_launch.h"
 
 using namespace omptarget;
@@ -64,13 +64,13 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
     return;
   }
   if (info::enabled(abi::kInfoKernelArgs)) {
-    const char *Region = Kind == DataPhaseKind::Begin  ? "Entering OpenMP data region"
+    const char *Region = Kind == DataPhaseKind::Begin ? "Entering OpenMP data region"
                          : Kind == DataPhaseKind::End ? "Exiting OpenMP data region"
-                                                       : "Updating OpenMP data";
+                                                      : "Updating OpenMP data";
     info::printArguments(Loc, (*D)->id(), Region, A.Num, A.Sizes, A.Types, A.Names);
   }
   static constexpr DataConstruct Construct[] = {DataConstruct::Begin, DataConstruct::End,
-                                                 DataConstruct::Update};
+                                                DataConstruct::Update};
   Status S = runDataConstruct(**D, Construct[static_cast<int>(Kind)], A);
   if (!S) {
     static const char *Failed[] = {"Call to targetDataBegin failed, abort target.",
@@ -126,30 +126,35 @@ OMPT_EXPORT void __tgt_unregister_lib(__tgt_bin_desc *Desc) {
 OMPT_EXPORT void __tgt_init_all_rtls() { Runtime::get().loadPlugins(); }
 
 // Data constructs: mapper variants carry source locations, names and mappers.
-#define OMPT_DATA_ENTRY(Suffix, Kind)                                                          \
-  OMPT_EXPORT void __tgt_target_data_##Suffix##_mapper(                                       \
-      ident_t *Loc, int64_t DeviceId, int32_t Num, void **Bases, void **Begins, int64_t *Sizes, \
-      int64_t *Types, map_var_info_t *Names, void **Mappers) {                                \
-    runDataConstruct(Kind, "__tgt_target_data_" #Suffix, Loc, DeviceId,                       \
-                     makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers));             \
-  }                                                                                            \
-  OMPT_EXPORT void __tgt_target_data_##Suffix##_nowait_mapper(                                \
-      ident_t *Loc, int64_t DeviceId, int32_t Num, void **Bases, void **Begins, int64_t *Sizes, \
-      int64_t *Types, map_var_info_t *Names, void **Mappers, int32_t, void *, int32_t, void *) { \
-    runDataConstruct(Kind, "__tgt_target_data_" #Suffix "_nowait", Loc, DeviceId,             \
-                     makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers));             \
-  }                                                                                            \
-  OMPT_EXPORT void __tgt_target_data_##Suffix(int64_t DeviceId, int32_t Num, void **Bases,    \
-                                              void **Begins, int64_t *Sizes, int64_t *Types) { \
-    runDataConstruct(Kind, "__tgt_target_data_" #Suffix, nullptr, DeviceId,                   \
-                     makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr));           \
-  }                                                                                            \
-  OMPT_EXPORT void __tgt_target_data_##Suffix##_nowait(int64_t DeviceId, int32_t Num,         \
-                                                       void **Bases, void **Begins,           \
-                                                       int64_t *Sizes, int64_t *Types,        \
-                                                       int32_t, void *, int32_t, void *) {    \
-    runDataConstruct(Kind, "__tgt_target_data_" #Suffix "_nowait", nullptr, DeviceId,         \
-                     makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr));           \
+#define OMPT_DATA_ENTRY(Suffix, Kind)                                                            \
+  OMPT_EXPORT void __tgt_target_data_##Suffix##_mapper(ident_t *Loc, int64_t DeviceId,           \
+                                                       int32_t Num, void **Bases, void **Begins, \
+                                                       int64_t *Sizes, int64_t *Types,           \
+                                                       map_var_info_t *Names, void **Mappers) {  \
+    runDataConstruct(Kind, "__tgt_target_data_" #Suffix, Loc, DeviceId,                          \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers));                \
+  }                                                                                              \
+  OMPT_EXPORT void __tgt_target_data_##Suffix##_nowait_mapper(ident_t *Loc, int64_t DeviceId,    \
+                                                              int32_t Num, void **Bases,         \
+                                                              void **Begins, int64_t *Sizes,     \
+                                                              int64_t *Types,                    \
+                                                              map_var_info_t *Names,             \
+                                                              void **Mappers, int32_t, void *,   \
+                                                              int32_t, void *) {                 \
+    runDataConstruct(Kind, "__tgt_target_data_" #Suffix "_nowait", Loc, DeviceId,                \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers));                \
+  }                                                                                              \
+  OMPT_EXPORT void __tgt_target_data_##Suffix(int64_t DeviceId, int32_t Num, void **Bases,       \
+                                              void **Begins, int64_t *Sizes, int64_t *Types) {   \
+    runDataConstruct(Kind, "__tgt_target_data_" #Suffix, nullptr, DeviceId,                      \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr));              \
+  }                                                                                              \
+  OMPT_EXPORT void __tgt_target_data_##Suffix##_nowait(int64_t DeviceId, int32_t Num,            \
+                                                       void **Bases, void **Begins,              \
+                                                       int64_t *Sizes, int64_t *Types, int32_t,  \
+                                                       void *, int32_t, void *) {                \
+    runDataConstruct(Kind, "__tgt_target_data_" #Suffix "_nowait", nullptr, DeviceId,            \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr));              \
   }
 
 OMPT_DATA_ENTRY(begin, DataPhaseKind::Begin)
@@ -164,9 +169,9 @@ OMPT_EXPORT int __tgt_target_mapper(ident_t *Loc, int64_t DeviceId, void *HostPt
                    makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), false, 0, 0);
 }
 OMPT_EXPORT int __tgt_target_nowait_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
-                                           int32_t Num, void **Bases, void **Begins,
-                                           int64_t *Sizes, int64_t *Types, map_var_info_t *Names,
-                                           void **Mappers, int32_t, void *, int32_t, void *) {
+                                           int32_t Num, void **Bases, void **Begins, int64_t *Sizes,
+                                           int64_t *Types, map_var_info_t *Names, void **Mappers,
+                                           int32_t, void *, int32_t, void *) {
   return runTarget("__tgt_target_nowait", Loc, DeviceId, HostPtr,
                    makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), false, 0, 0);
 }
@@ -176,15 +181,15 @@ OMPT_EXPORT int __tgt_target(int64_t DeviceId, void *HostPtr, int32_t Num, void 
                    makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), false, 0, 0);
 }
 OMPT_EXPORT int __tgt_target_nowait(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
-                                    void **Begins, int64_t *Sizes, int64_t *Types, int32_t,
-                                    void *, int32_t, void *) {
+                                    void **Begins, int64_t *Sizes, int64_t *Types, int32_t, void *,
+                                    int32_t, void *) {
   return runTarget("__tgt_target_nowait", nullptr, DeviceId, HostPtr,
                    makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), false, 0, 0);
 }
 OMPT_EXPORT int __tgt_target_teams_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
-                                          int32_t Num, void **Bases, void **Begins,
-                                          int64_t *Sizes, int64_t *Types, map_var_info_t *Names,
-                                          void **Mappers, int32_t NumTeams, int32_t ThreadLimit) {
+                                          int32_t Num, void **Bases, void **Begins, int64_t *Sizes,
+                                          int64_t *Types, map_var_info_t *Names, void **Mappers,
+                                          int32_t NumTeams, int32_t ThreadLimit) {
   return runTarget("__tgt_target_teams", Loc, DeviceId, HostPtr,
                    makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), true, NumTeams,
                    ThreadLimit);
@@ -240,7 +245,8 @@ OMPT_EXPORT void __tgt_set_info_flag(uint32_t Flags) {
 OMPT_EXPORT int __tgt_print_device_info(int64_t DeviceId) {
   Device *D = Runtime::get().devices().get(DeviceId);
   if (!D) {
-    debug::error("__tgt_print_device_info: invalid device number %" PRId64 " (there are %d devices)",
+    debug::error("__tgt_print_device_info: invalid device number %" PRId64
+                 " (there are %d devices)",
                  DeviceId, Runtime::get().devices().size());
     return 0;
   }

@@ -8,8 +8,7 @@ namespace omptarget::core {
 Status AsyncInfo::synchronizeQueued() {
   Status Result;
   if (Raw_.Queue) Result = Device_.synchronize(Raw_);
-  if (Status Done = QueueDone_.runAll(); !Done)
-    debug::error("%s", Done.error().message().c_str());
+  if (Status Done = QueueDone_.runAll(); !Done) debug::error("%s", Done.error().message().c_str());
   if (!Result) {
     if (Status Undo = OnFailure_.runAll(); !Undo)
       debug::error("%s", Undo.error().message().c_str());

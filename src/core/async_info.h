@@ -7,7 +7,6 @@
 // Not thread safe: an AsyncInfo belongs to the one thread running its construct.
 #pragma once
 
-
 #include "device.h"
 #include "error.h"
 #include "inline_action.h"

@@ -78,7 +78,8 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
       auto P = mapHostRange(D, PtrReq, Async);
       if (!P) {
         debug::error("Call to getTargetPointer returned null pointer (%s).",
-                     Req.Present ? "'present' map type modifier" : "device failure or illegal mapping");
+                     Req.Present ? "'present' map type modifier"
+                                 : "device failure or illegal mapping");
         return makeError("mapping the pointer %s at host %p failed: %s",
                          info::varName(Name).c_str(), HstBase, P.error().message().c_str());
       }
@@ -99,7 +100,8 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
     auto Mapped = mapHostRange(D, Req, Async);
     if (!Mapped || (!Mapped->TgtPtr && Req.Present)) {
       debug::error("Call to getTargetPointer returned null pointer (%s).",
-                   Req.Present ? "'present' map type modifier" : "device failure or illegal mapping");
+                   Req.Present ? "'present' map type modifier"
+                               : "device failure or illegal mapping");
       return makeError("mapping %s (host %p, %" PRId64 " bytes) failed%s%s",
                        info::varName(Name).c_str(), HstBegin, Size, Mapped ? "" : ": ",
                        Mapped ? "" : Mapped.error().message().c_str());
@@ -170,9 +172,10 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
                        info::varName(A.Names ? A.Names[I] : nullptr).c_str());
     if (!Found.TgtPtr) {
       if ((Size || (Type & kMapPresent)) && (Type & kMapPresent)) {
-        debug::message("device mapping required by 'present' map type modifier does not exist "
-                       "for host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
-                       OMPT_PTR(HstBegin), Size);
+        debug::message(
+            "device mapping required by 'present' map type modifier does not exist "
+            "for host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+            OMPT_PTR(HstBegin), Size);
         return makeError("'present' map type modifier: %s is not mapped",
                          info::varName(A.Names ? A.Names[I] : nullptr).c_str());
       }
@@ -228,16 +231,17 @@ Status dataEndWithoutCopyBack(Device &D, const MapArgs &A, AsyncInfo &Async) {
 
 namespace {
 
-Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type,
-                        map_var_info_t Name, AsyncInfo &Async) {
+Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type, map_var_info_t Name,
+                        AsyncInfo &Async) {
   bool IsHostPtr = false;
   void *Tgt = translate(D, HstBegin, Size, &IsHostPtr);
   if (!Tgt) {
     OMPT_TRACE("omptarget", "hst data %p not found, becomes a noop", HstBegin);
     if (Type & kMapPresent) {
-      debug::message("device mapping required by 'present' motion modifier does not exist for "
-                     "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
-                     OMPT_PTR(HstBegin), Size);
+      debug::message(
+          "device mapping required by 'present' motion modifier does not exist for "
+          "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+          OMPT_PTR(HstBegin), Size);
       return makeError("'present' motion modifier: %s is not mapped", info::varName(Name).c_str());
     }
     return Status::success();
@@ -326,8 +330,14 @@ Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
       const auto *Dims = static_cast<const __tgt_target_non_contig *>(A.Begins[I]);
       auto Count = static_cast<int32_t>(A.Sizes[I]);
       if (Count <= 0 || !Dims) continue;
-      NonContigUpdate U{D, static_cast<char *>(A.Bases[I]), Dims, Count,
-                        iteratedDimensions(Dims, Count) - 1, Type, Name, Async};
+      NonContigUpdate U{D,
+                        static_cast<char *>(A.Bases[I]),
+                        Dims,
+                        Count,
+                        iteratedDimensions(Dims, Count) - 1,
+                        Type,
+                        Name,
+                        Async};
       S = U.run(0, 0);
     } else {
       S = updateContiguous(D, A.Begins[I], A.Sizes[I], Type, Name, Async);
@@ -341,12 +351,12 @@ Status runDataConstruct(Device &D, DataConstruct Kind, const MapArgs &A) {
   AsyncInfo Async(D);
   Status S;
   switch (Kind) {
-  case DataConstruct::Begin:
-    Async.enableRollback();
-    S = dataBegin(D, A, Async);
-    break;
-  case DataConstruct::End: S = dataEnd(D, A, Async); break;
-  case DataConstruct::Update: S = dataUpdate(D, A, Async); break;
+    case DataConstruct::Begin:
+      Async.enableRollback();
+      S = dataBegin(D, A, Async);
+      break;
+    case DataConstruct::End: S = dataEnd(D, A, Async); break;
+    case DataConstruct::Update: S = dataUpdate(D, A, Async); break;
   }
   Status Sync = Async.synchronize();
   return !S ? S : Sync;

@@ -17,8 +17,8 @@ Status checkEntries(const __tgt_bin_desc &Desc, const char *Table, const __tgt_o
       return makeError("descriptor %p: %s entry %zu (address %p, size %zu) has no name", ptr(&Desc),
                        Table, I, E.addr, E.size);
     if (!E.addr)
-      return makeError("descriptor %p: %s entry %zu ('%s') has a null address", ptr(&Desc), Table, I,
-                       E.name);
+      return makeError("descriptor %p: %s entry %zu ('%s') has a null address", ptr(&Desc), Table,
+                       I, E.name);
   }
   return Status::success();
 }
@@ -27,7 +27,8 @@ Status checkEntries(const __tgt_bin_desc &Desc, const char *Table, const __tgt_o
 Status checkDescriptor(const __tgt_bin_desc &Desc) {
   Expected<size_t> HostCount = checkEntryRange(Desc.HostEntriesBegin, Desc.HostEntriesEnd);
   if (!HostCount)
-    return makeError("descriptor %p: host entries: %s", ptr(&Desc), HostCount.error().message().c_str());
+    return makeError("descriptor %p: host entries: %s", ptr(&Desc),
+                     HostCount.error().message().c_str());
   if (Status S = checkEntries(Desc, "host", Desc.HostEntriesBegin, *HostCount); !S) return S;
 
   if (Desc.NumDeviceImages < 0)
@@ -42,16 +43,18 @@ Status checkDescriptor(const __tgt_bin_desc &Desc) {
       return makeError("descriptor %p: device image %d has a null bound [%p, %p)", ptr(&Desc), I,
                        Image.ImageStart, Image.ImageEnd);
     if (Image.ImageEnd < Image.ImageStart)
-      return makeError("descriptor %p: device image %d ends before it begins [%p, %p)", ptr(&Desc), I,
-                       Image.ImageStart, Image.ImageEnd);
+      return makeError("descriptor %p: device image %d ends before it begins [%p, %p)", ptr(&Desc),
+                       I, Image.ImageStart, Image.ImageEnd);
     Expected<size_t> Count = checkEntryRange(Image.EntriesBegin, Image.EntriesEnd);
     if (!Count)
-      return makeError("descriptor %p: device image %d: %s", ptr(&Desc), I, Count.error().message().c_str());
+      return makeError("descriptor %p: device image %d: %s", ptr(&Desc), I,
+                       Count.error().message().c_str());
     // clang 14 gives every image the host's table; the core pairs the
     // plugin's entries with the host's by position.
     if (*Count != *HostCount)
-      return makeError("descriptor %p: device image %d lists %zu entries but the host table has %zu",
-                       ptr(&Desc), I, *Count, *HostCount);
+      return makeError(
+          "descriptor %p: device image %d lists %zu entries but the host table has %zu", ptr(&Desc),
+          I, *Count, *HostCount);
     if (Image.EntriesBegin != Desc.HostEntriesBegin)
       if (Status S = checkEntries(Desc, "device image", Image.EntriesBegin, *Count); !S) return S;
   }

@@ -39,14 +39,16 @@ Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {
     CopyPolicy_ = CopyPolicy::RecordEvent;
   UnifiedSharedMemory_ = RequiresUnifiedSharedMemory;
   EntryPoints_ = EntryPointHandle{&F, PluginDeviceId_};
-  BoundDeviceOps Bound =
-      bindDeviceOps(Plugin_, EntryPoints_, env::getInt("OMPTARGET_PLUGIN_DIRECT_CALLS", 1, 0, 1) == 1);
+  BoundDeviceOps Bound = bindDeviceOps(Plugin_, EntryPoints_,
+                                       env::getInt("OMPTARGET_PLUGIN_DIRECT_CALLS", 1, 0, 1) == 1);
   Ops_ = Bound.Ops;
   // Every retrieve's host memory is read after the construct's synchronize
   // (shadow pointers are restored in afterSync actions), so say so.
-  if (F.accept_deferred_retrieves && F.accept_deferred_retrieves(PluginDeviceId_) != kOffloadSuccess)
+  if (F.accept_deferred_retrieves &&
+      F.accept_deferred_retrieves(PluginDeviceId_) != kOffloadSuccess)
     OMPT_TRACE("omptarget", "Device %d: plugin refused deferred retrieves", Id_);
-  OMPT_TRACE("omptarget", "Device %d: calling plugin %s through its %s", Id_, Plugin_.name().c_str(),
+  OMPT_TRACE("omptarget", "Device %d: calling plugin %s through its %s", Id_,
+             Plugin_.name().c_str(),
              Bound.Route == DeviceOpsRoute::DirectTable ? "direct table" : "entry points");
   OMPT_TRACE("omptarget", "Device %d initialized (plugin %s, local id %d, copy policy: %s)", Id_,
              Plugin_.name().c_str(), PluginDeviceId_, copyPolicyName(CopyPolicy_));
@@ -85,7 +87,8 @@ Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {
   if (!Ptr && Size > 0)
     // The plugin's own error line says why (out of memory, a driver shutting
     // down, ...): no guess here.
-    return makeError("device %d: the plugin could not allocate %" PRId64 " bytes (its message, if "
+    return makeError("device %d: the plugin could not allocate %" PRId64
+                     " bytes (its message, if "
                      "any, says why)",
                      Id_, Size);
   OMPT_TRACE("omptarget", "Device %d: allocated %" PRId64 " bytes at %p", Id_, Size, Ptr);
@@ -138,14 +141,13 @@ Status Device::exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, A
                                            Size, Async.raw())
                    : F.data_exchange(PluginDeviceId_, SrcPtr, Dst.PluginDeviceId_, DstPtr, Size);
   if (Rc != kOffloadSuccess)
-    return makeError("copying %" PRId64 " bytes from device %d (%p) to device %d (%p) failed",
-                     Size, Id_, SrcPtr, Dst.Id_, DstPtr);
+    return makeError("copying %" PRId64 " bytes from device %d (%p) to device %d (%p) failed", Size,
+                     Id_, SrcPtr, Dst.Id_, DstPtr);
   return Status::success();
 }
 
 Status Device::launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs, bool Teams,
-                      int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount,
-                      AsyncInfo &Async) {
+                      int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount, AsyncInfo &Async) {
   if (Ops_.run_region_async(Ops_.Device, Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit,
                             TripCount, Teams ? 1 : 0, Async.raw()) != kOffloadSuccess)
     return makeError("device %d: launching the kernel failed", Id_);

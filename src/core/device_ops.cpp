@@ -53,8 +53,8 @@ int32_t runEntry(void *H, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t 
                  __tgt_async_info *) {
   const auto &E = handleOf(H);
   if (IsTeams)
-    return E.Fns->run_target_team_region(E.PluginDeviceId, Entry, Args, Offsets, NumArgs,
-                                         NumTeams, ThreadLimit, TripCount);
+    return E.Fns->run_target_team_region(E.PluginDeviceId, Entry, Args, Offsets, NumArgs, NumTeams,
+                                         ThreadLimit, TripCount);
   return E.Fns->run_target_region(E.PluginDeviceId, Entry, Args, Offsets, NumArgs);
 }
 

@@ -39,10 +39,8 @@ Status recordEntryEvent(Device &D, MapEntry &E, __tgt_async_info *Queue) REQUIRE
 // E.TransferMutex.
 Status makeCopyWaitable(Device &D, MapEntry &E, AsyncInfo &Async) REQUIRES(E.TransferMutex) {
   switch (D.copyPolicy()) {
-    case CopyPolicy::Immediate:
-      return Status::success();
-    case CopyPolicy::FinishUnderEntryLock:
-      return D.synchronize(*Async.raw());
+    case CopyPolicy::Immediate: return Status::success();
+    case CopyPolicy::FinishUnderEntryLock: return D.synchronize(*Async.raw());
     case CopyPolicy::RecordWhenNeeded:
       // Nothing to record unless someone reuses the entry before Async's
       // synchronize (waitForEntryData records then, on this queue).
@@ -116,8 +114,8 @@ Status waitForEntryData(Device &D, MapEntry &E, TableLock &Lock,
 
 Status copyBackLeavingEntry(Device &D, const MapEntry &E, void *HstBegin, int64_t Size,
                             map_var_info_t Name, AsyncInfo *Sync) {
-  void *Tgt = reinterpret_cast<void *>(E.TgtBegin +
-                                       (reinterpret_cast<uintptr_t>(HstBegin) - E.HstBegin));
+  void *Tgt =
+      reinterpret_cast<void *>(E.TgtBegin + (reinterpret_cast<uintptr_t>(HstBegin) - E.HstBegin));
   if (Sync) return copyToHost(D, HstBegin, Tgt, Size, Name, *Sync);
   AsyncInfo Async(D);
   Status Result = copyToHost(D, HstBegin, Tgt, Size, Name, Async);

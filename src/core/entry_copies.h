@@ -73,8 +73,7 @@ struct EntryCopy {
 // table lock) held; returns with it released. On failure nothing of the copy
 // is left in flight (the queue was drained), so the caller may drop the
 // reference it took and free the entry.
-Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C,
-                     AsyncInfo &Async);
+Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C, AsyncInfo &Async);
 
 // Rule 4: orders Async's later work after E's data, for a construct that
 // found E and copies nothing into it. Called with Lock held; returns with it

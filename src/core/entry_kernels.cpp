@@ -12,7 +12,8 @@ Status runEntryKernels(Device &D, std::span<const EntryKernel> Kernels, const ch
   void *NoArgs[1] = {nullptr};
   ptrdiff_t NoOffsets[1] = {0};
   for (const EntryKernel &K : Kernels) {
-    OMPT_TRACE("omptarget", "Device %d: running the %s kernel %s (%p)", D.id(), What, K.Name, K.Entry);
+    OMPT_TRACE("omptarget", "Device %d: running the %s kernel %s (%p)", D.id(), What, K.Name,
+               K.Entry);
     if (Status S = D.launch(K.Entry, NoArgs, NoOffsets, 0, /*Teams=*/true, /*NumTeams=*/1,
                             /*ThreadLimit=*/1, /*TripCount=*/0, Async);
         !S)

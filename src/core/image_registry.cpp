@@ -14,7 +14,8 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags) {
   return registerLib(Desc, RequiresFlags, IdlePlugins);
 }
 
-int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std::string &IdlePlugins) {
+int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags,
+                               std::string &IdlePlugins) {
   auto Bin = std::make_unique<Binary>();
   Bin->Desc = Desc;
   const size_t HostCount = static_cast<size_t>(Desc->HostEntriesEnd - Desc->HostEntriesBegin);
@@ -136,9 +137,10 @@ Status ImageRegistry::loadPendingImages(Device &D) {
         Bin.CtorsOn[Id] = Bin.Ctors.empty() ? CtorState::Done : CtorState::Pending;
       }
       if (Bin.CtorsOn[Id] == CtorState::Failed)
-        return makeError("device %d: a constructor of a declare-target global failed on this device "
-                         "earlier (see the first error); the device cannot run this program's code",
-                         D.id());
+        return makeError(
+            "device %d: a constructor of a declare-target global failed on this device "
+            "earlier (see the first error); the device cannot run this program's code",
+            D.id());
       if (Bin.CtorsOn[Id] != CtorState::Pending) continue;
       Pending.push_back(PendingCtors{Bin.Serial, Bin.kernelsOn(Id, Bin.Ctors)});
     }
@@ -149,15 +151,16 @@ Status ImageRegistry::loadPendingImages(Device &D) {
     {
       ScopedLock Lock(Mutex_);
       for (auto &BinPtr : Binaries_)
-        if (BinPtr->Serial == P.Serial) BinPtr->CtorsOn[Id] = S ? CtorState::Done : CtorState::Failed;
+        if (BinPtr->Serial == P.Serial)
+          BinPtr->CtorsOn[Id] = S ? CtorState::Done : CtorState::Failed;
     }
     if (!S) return makeError("device %d: %s", D.id(), S.error().message().c_str());
   }
   return Status::success();
 }
 
-std::vector<EntryKernel> ImageRegistry::Binary::kernelsOn(size_t Id,
-                                                          const std::vector<size_t> &Indices) const {
+std::vector<EntryKernel> ImageRegistry::Binary::kernelsOn(
+    size_t Id, const std::vector<size_t> &Indices) const {
   std::vector<EntryKernel> Kernels;
   Kernels.reserve(Indices.size());
   for (size_t I : Indices)
@@ -174,8 +177,8 @@ Status ImageRegistry::loadImage(Device &D, Binary &Bin) {
   size_t HostCount = static_cast<size_t>(Bin.Desc->HostEntriesEnd - Bin.Desc->HostEntriesBegin);
   Expected<size_t> DevCount = checkEntryRange(Table->EntriesBegin, Table->EntriesEnd);
   if (!DevCount)
-    return makeError("device %d: plugin %s returned a malformed table for the image at %p: %s", D.id(),
-                     D.plugin().name().c_str(), Bin.ImageFor[Id]->ImageStart,
+    return makeError("device %d: plugin %s returned a malformed table for the image at %p: %s",
+                     D.id(), D.plugin().name().c_str(), Bin.ImageFor[Id]->ImageStart,
                      DevCount.error().message().c_str());
   if (HostCount != *DevCount)
     return makeError("device %d: the device image has %zu offload entries but the host has %zu",

@@ -75,7 +75,7 @@ class ImageRegistry {
     std::vector<__tgt_device_image *> ImageFor;  // by device id
     std::vector<__tgt_target_table *> TableFor;  // by device id, once loaded
     std::vector<CtorState> CtorsOn;              // by device id, valid once loaded
-    std::vector<size_t> Ctors;  // host entries flagged kEntryCtor, in table order
+    std::vector<size_t> Ctors;                   // host entries flagged kEntryCtor, in table order
     std::vector<size_t> Dtors;  // flagged kEntryDtor, in reverse table order (their run order)
 
     // The kernels of host entries Indices (Ctors or Dtors) in device Id's

@@ -78,18 +78,25 @@ SourceLocation declaration(map_var_info_t Name) {
 void printArguments(const ident_t *Loc, int32_t DeviceId, const char *RegionType, int32_t Num,
                     int64_t *Sizes, int64_t *Types, map_var_info_t *Names) {
   SourceLocation L = location(Loc);
-  print(DeviceId, "%s at %s:%d:%d with %d arguments:", RegionType, L.File.c_str(), L.Line,
-        L.Column, Num);
+  print(DeviceId, "%s at %s:%d:%d with %d arguments:", RegionType, L.File.c_str(), L.Line, L.Column,
+        Num);
   for (int32_t I = 0; I < Num; ++I) {
     int64_t T = Types[I];
     const char *Kind;
-    if ((T & abi::kMapTo) && (T & abi::kMapFrom)) Kind = "tofrom";
-    else if (T & abi::kMapTo) Kind = "to";
-    else if (T & abi::kMapFrom) Kind = "from";
-    else if (T & abi::kMapPrivate) Kind = "private";
-    else if (T & abi::kMapLiteral) Kind = "firstprivate";
-    else if (Sizes[I] != 0) Kind = "alloc";
-    else Kind = "use_address";
+    if ((T & abi::kMapTo) && (T & abi::kMapFrom))
+      Kind = "tofrom";
+    else if (T & abi::kMapTo)
+      Kind = "to";
+    else if (T & abi::kMapFrom)
+      Kind = "from";
+    else if (T & abi::kMapPrivate)
+      Kind = "private";
+    else if (T & abi::kMapLiteral)
+      Kind = "firstprivate";
+    else if (Sizes[I] != 0)
+      Kind = "alloc";
+    else
+      Kind = "use_address";
     print(DeviceId, "%s(%s)[%" PRId64 "] %s", Kind, varName(Names ? Names[I] : nullptr).c_str(),
           Sizes[I], (T & abi::kMapImplicit) ? "(implicit)" : "");
   }

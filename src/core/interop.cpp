@@ -36,18 +36,21 @@ using namespace omptarget::core;
 
 // libomp's dependence wait (weak: the core also runs without libomp).
 extern "C" void __kmpc_omp_wait_deps(ident_t *Loc, int32_t Gtid, int32_t NDeps, void *DepList,
-                                     int32_t NDepsNoAlias, void *NoAliasDepList) __attribute__((weak));
+                                     int32_t NDepsNoAlias, void *NoAliasDepList)
+    __attribute__((weak));
 
 namespace {
 
 constexpr int64_t kTypeTargetSync = 2;
 
-void waitForDependences(const char *Call, ident_t *Loc, int32_t Gtid, int32_t NDeps, void *DepList) {
+void waitForDependences(const char *Call, ident_t *Loc, int32_t Gtid, int32_t NDeps,
+                        void *DepList) {
   if (NDeps <= 0 || !DepList) return;
   if (!__kmpc_omp_wait_deps) {
-    debug::warning("%s: libomp's __kmpc_omp_wait_deps is not loaded; the construct's %d "
-                   "dependence(s) are not waited for",
-                   Call, NDeps);
+    debug::warning(
+        "%s: libomp's __kmpc_omp_wait_deps is not loaded; the construct's %d "
+        "dependence(s) are not waited for",
+        Call, NDeps);
     return;
   }
   __kmpc_omp_wait_deps(Loc, Gtid, NDeps, DepList, 0, nullptr);
@@ -64,15 +67,17 @@ std::shared_ptr<InteropObject> objectOf(const char *Call, void **InteropPtr, int
   InteropRegistry &Reg = Runtime::get().interops();
   std::shared_ptr<InteropObject> Obj = Remove ? Reg.remove(*InteropPtr) : Reg.find(*InteropPtr);
   if (!Obj) {
-    debug::error("%s: " OMPT_PTR_FMT " is not an interop object of this runtime (never "
+    debug::error("%s: " OMPT_PTR_FMT
+                 " is not an interop object of this runtime (never "
                  "initialized by `interop init`, or destroyed already); ignored",
                  Call, OMPT_PTR(*InteropPtr));
     return nullptr;
   }
   if (DeviceId >= 0 && DeviceId != Obj->deviceNum())
-    debug::warning("%s: the device clause names device %d but the object belongs to device %d; "
-                   "using device %d",
-                   Call, DeviceId, Obj->deviceNum(), Obj->deviceNum());
+    debug::warning(
+        "%s: the device clause names device %d but the object belongs to device %d; "
+        "using device %d",
+        Call, DeviceId, Obj->deviceNum(), Obj->deviceNum());
   return Obj;
 }
 
@@ -81,15 +86,19 @@ std::shared_ptr<InteropObject> objectOf(const char *Call, void **InteropPtr, int
 extern "C" {
 
 OMPT_EXPORT void __tgt_interop_init(ident_t *Loc, int32_t Gtid, void **InteropPtr, int64_t Type,
-                                    int32_t DeviceId, int32_t NDeps, void *DepList, int32_t /*NoWait*/) {
+                                    int32_t DeviceId, int32_t NDeps, void *DepList,
+                                    int32_t /*NoWait*/) {
   waitForDependences("interop init", Loc, Gtid, NDeps, DepList);
   if (!InteropPtr) return;
   *InteropPtr = nullptr;
   Runtime &R = Runtime::get();
   int64_t Id = DeviceId == abi::kDeviceDefault ? defaultDevice() : DeviceId;
   if (R.offloadDisabled() || isInitialDevice(Id)) {
-    OMPT_TRACE("omptarget", "interop init: device %" PRId64 " is the host (no foreign runtime); "
-               "the object is omp_interop_none", Id);
+    OMPT_TRACE("omptarget",
+               "interop init: device %" PRId64
+               " is the host (no foreign runtime); "
+               "the object is omp_interop_none",
+               Id);
     return;
   }
   Expected<Device *> D = R.readyDevice(Id, "interop init");
@@ -98,7 +107,8 @@ OMPT_EXPORT void __tgt_interop_init(ident_t *Loc, int32_t Gtid, void **InteropPt
     return;
   }
   bool TargetSync = Type == kTypeTargetSync;
-  Expected<std::unique_ptr<InteropObject>> Obj = InteropObject::create(**D, static_cast<int32_t>(Id), TargetSync);
+  Expected<std::unique_ptr<InteropObject>> Obj =
+      InteropObject::create(**D, static_cast<int32_t>(Id), TargetSync);
   if (!Obj) {
     debug::error("%s; the interop object is omp_interop_none", Obj.error().message().c_str());
     return;
@@ -116,8 +126,9 @@ OMPT_EXPORT void __tgt_interop_use(ident_t *Loc, int32_t Gtid, void **InteropPtr
   if (Status S = Obj->waitForQueue(); !S) debug::error("%s", S.error().message().c_str());
 }
 
-OMPT_EXPORT void __tgt_interop_destroy(ident_t *Loc, int32_t Gtid, void **InteropPtr, int32_t DeviceId,
-                                       int32_t NDeps, void *DepList, int32_t /*NoWait*/) {
+OMPT_EXPORT void __tgt_interop_destroy(ident_t *Loc, int32_t Gtid, void **InteropPtr,
+                                       int32_t DeviceId, int32_t NDeps, void *DepList,
+                                       int32_t /*NoWait*/) {
   waitForDependences("interop destroy", Loc, Gtid, NDeps, DepList);
   std::shared_ptr<InteropObject> Obj = objectOf("interop destroy", InteropPtr, DeviceId, true);
   if (InteropPtr) *InteropPtr = nullptr;

@@ -101,9 +101,11 @@ OMPT_EXPORT const char *omp_get_interop_str(const void *Interop, int Property, i
 }
 
 OMPT_EXPORT const char *omp_get_interop_name(const void *, int Property) {
-  static const char *const Names[ir::kNumProperties] = {
-      "fr_id", "fr_name", "vendor", "vendor_name", "device_num",
-      "platform", "device", "device_context", "targetsync"};
+  static const char *const Names[ir::kNumProperties] = {"fr_id",      "fr_name",
+                                                        "vendor",     "vendor_name",
+                                                        "device_num", "platform",
+                                                        "device",     "device_context",
+                                                        "targetsync"};
   return inRange(Property) ? Names[-Property - 1] : nullptr;
 }
 

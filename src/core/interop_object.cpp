@@ -50,23 +50,28 @@ Expected<std::unique_ptr<InteropObject>> InteropObject::create(Device &Dev, int3
     const char *Why = nullptr;
     HaveHandles = F.init_device_info(Local, &Handles, &Why) == kOffloadSuccess;
     if (!HaveHandles)
-      OMPT_TRACE("omptarget", "interop init: device %d: init_device_info failed (%s); the object "
-                 "has no device or context handle", DeviceNum, Why ? Why : "no reason given");
+      OMPT_TRACE("omptarget",
+                 "interop init: device %d: init_device_info failed (%s); the object "
+                 "has no device or context handle",
+                 DeviceNum, Why ? Why : "no reason given");
   }
   if (TargetSync && F.init_async_info) {
     __tgt_async_info *AI = nullptr;
     if (F.init_async_info(Local, &AI) != kOffloadSuccess || !AI)
-      return makeError("interop init: device %d: the plugin %s could not create a queue for the "
-                       "targetsync object (init_async_info failed)",
-                       DeviceNum, Dev.plugin().name().c_str());
+      return makeError(
+          "interop init: device %d: the plugin %s could not create a queue for the "
+          "targetsync object (init_async_info failed)",
+          DeviceNum, Dev.plugin().name().c_str());
     Obj->Sync_ = AI;
   } else if (TargetSync) {
-    OMPT_TRACE("omptarget", "interop init: device %d: the plugin has no init_async_info; the "
-               "targetsync object has no queue", DeviceNum);
+    OMPT_TRACE("omptarget",
+               "interop init: device %d: the plugin has no init_async_info; the "
+               "targetsync object has no queue",
+               DeviceNum);
   }
   __tgt_interop_info Info{};
-  bool Described =
-      F.interop_info && F.interop_info(Local, OMPTARGET_INTEROP_INFO_VERSION, &Info) == kOffloadSuccess;
+  bool Described = F.interop_info &&
+                   F.interop_info(Local, OMPTARGET_INTEROP_INFO_VERSION, &Info) == kOffloadSuccess;
   if (!Described) Info = guessInfo(Dev.plugin().name());
   if (!HaveHandles) Handles = {};
   Obj->describe(Info, Described, Handles, HaveHandles);
@@ -83,7 +88,8 @@ void InteropObject::describe(const __tgt_interop_info &Info, bool Described,
   P = value(PropertyType::Str, Info.FrName != nullptr, "const char *: the foreign runtime's name");
   P.Str = Info.FrName;
   Set(-2, P);
-  P = value(PropertyType::Int, Info.Vendor != 0, "int: the vendor's number in the OpenMP Additional Definitions");
+  P = value(PropertyType::Int, Info.Vendor != 0,
+            "int: the vendor's number in the OpenMP Additional Definitions");
   P.Int = Info.Vendor;
   Set(-3, P);
   P = value(PropertyType::Str, Info.VendorName != nullptr, "const char *: the vendor's name");
@@ -112,7 +118,8 @@ void InteropObject::describe(const __tgt_interop_info &Info, bool Described,
             Info.ContextType ? Info.ContextType : "void *");
   P.Ptr = Handles.Context;
   Set(-8, P);
-  P = value(PropertyType::Ptr, Sync_ != nullptr, Info.TargetSyncType ? Info.TargetSyncType : "void *");
+  P = value(PropertyType::Ptr, Sync_ != nullptr,
+            Info.TargetSyncType ? Info.TargetSyncType : "void *");
   P.Ptr = Sync_ ? Sync_->Queue : nullptr;
   Set(kFirstProperty, P);
 }
@@ -126,22 +133,30 @@ Status InteropObject::waitForQueue() {
   if (!F.create_event || !F.record_event || !F.sync_event) {
     // A plugin with a queue but no events: nothing can wait for the queue
     // without giving it back.
-    OMPT_TRACE("omptarget", "interop use: device %d: the plugin has no events; not waiting for "
-               "the targetsync queue", DeviceNum_);
+    OMPT_TRACE("omptarget",
+               "interop use: device %d: the plugin has no events; not waiting for "
+               "the targetsync queue",
+               DeviceNum_);
     return Status::success();
   }
   ScopedLock Lock(EventMutex_);
   if (!UseEvent_ && F.create_event(Local, &UseEvent_) != kOffloadSuccess) {
     UseEvent_ = nullptr;
-    return makeError("interop use: device %d: cannot create an event to wait for the targetsync "
-                     "queue %p", DeviceNum_, Sync_->Queue);
+    return makeError(
+        "interop use: device %d: cannot create an event to wait for the targetsync "
+        "queue %p",
+        DeviceNum_, Sync_->Queue);
   }
   if (F.record_event(Local, UseEvent_, Sync_) != kOffloadSuccess)
-    return makeError("interop use: device %d: recording an event on the targetsync queue %p "
-                     "failed", DeviceNum_, Sync_->Queue);
+    return makeError(
+        "interop use: device %d: recording an event on the targetsync queue %p "
+        "failed",
+        DeviceNum_, Sync_->Queue);
   if (F.sync_event(Local, UseEvent_) != kOffloadSuccess)
-    return makeError("interop use: device %d: waiting for the targetsync queue %p failed (work "
-                     "queued on it failed?)", DeviceNum_, Sync_->Queue);
+    return makeError(
+        "interop use: device %d: waiting for the targetsync queue %p failed (work "
+        "queued on it failed?)",
+        DeviceNum_, Sync_->Queue);
   return Status::success();
 }
 
@@ -163,8 +178,10 @@ Status InteropObject::releaseQueue() {
   else if (F.synchronize && AI->Queue)
     Rc = F.synchronize(Local, AI);  // waits and gives the queue back; AI stays the plugin's
   if (Rc != kOffloadSuccess)
-    return makeError("interop destroy: device %d: waiting for the targetsync queue %p failed "
-                     "(work queued on it failed?)", DeviceNum_, Queue);
+    return makeError(
+        "interop destroy: device %d: waiting for the targetsync queue %p failed "
+        "(work queued on it failed?)",
+        DeviceNum_, Queue);
   return Status::success();
 }
 

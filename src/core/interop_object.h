@@ -60,7 +60,8 @@ class InteropObject {
  public:
   // interop init on `Dev` (OpenMP device number `DeviceNum`), with a queue
   // when `TargetSync`. Fails when the plugin cannot give the queue.
-  static Expected<std::unique_ptr<InteropObject>> create(Device &Dev, int32_t DeviceNum, bool TargetSync);
+  static Expected<std::unique_ptr<InteropObject>> create(Device &Dev, int32_t DeviceNum,
+                                                         bool TargetSync);
   InteropObject(Device &Dev, int32_t DeviceNum) : Dev_(Dev), DeviceNum_(DeviceNum) {}
   // Makes no plugin call: a queue still held is the plugin's to reclaim.
   ~InteropObject();

@@ -34,9 +34,10 @@ namespace {
 }
 
 void reportMissingPresent(uintptr_t Begin, int64_t Size) {
-  debug::message("device mapping required by 'present' map type modifier does not exist for "
-                 "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
-                 Begin, Size);
+  debug::message(
+      "device mapping required by 'present' map type modifier does not exist for "
+      "host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+      Begin, Size);
 }
 
 // Gives back the reference a failed mapHostRange took (removing an entry it
@@ -129,7 +130,8 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     void *HstBegin = Req.HstBegin;
     int64_t Size = Req.Size;
     bool Hold = Req.Hold;
-    Async.onFailure([&D, HstBegin, Size, Hold] { return dropUnusedReference(D, HstBegin, Size, Hold); });
+    Async.onFailure(
+        [&D, HstBegin, Size, Hold] { return dropUnusedReference(D, HstBegin, Size, Hold); });
   }
   return Result;
 }
@@ -159,7 +161,8 @@ Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) REQUIRES(T.Mutex) 
 Status finishRemoval(Device &D, const Removal &R) {
   MappingTable &T = D.mappings();
   // Pointers attached inside the freed storage are forgotten with it.
-  if (T.hasShadows()) T.forEachShadow(R.HstBegin, R.HstEnd, true, [](void **, const ShadowPointer &) {});
+  if (T.hasShadows())
+    T.forEachShadow(R.HstBegin, R.HstEnd, true, [](void **, const ShadowPointer &) {});
   destroyEntryEvent(D, R.Event);
   return D.freeMemory(R.Tgt);
 }
@@ -188,7 +191,9 @@ const char *exitAction(const FindRequest &Req, bool DropsNow, bool IsLast) {
 void restoreShadows(MappingTable &T, void *HstBegin, int64_t Size) {
   auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
   T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
-                  [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
+                  [](void **HstAddr, const ShadowPointer &Shadow) {
+                    *HstAddr = Shadow.HstPtrValue;
+                  });
 }
 
 FoundPointer findMapping(Device &D, const FindRequest &Req) {
@@ -223,7 +228,9 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
       if (DropsNow && Result.IsLast) {
         bool Drop = true;
         if (Req.When == FindRequest::DropWhen::NowCopyingBackIfLast) {
-          if (Status S = copyBackLeavingEntry(D, E, Req.HstBegin, Req.Size, Req.Name, Req.CopyBackOn); !S) {
+          if (Status S =
+                  copyBackLeavingEntry(D, E, Req.HstBegin, Req.Size, Req.Name, Req.CopyBackOn);
+              !S) {
             // The entry keeps its last reference: data is never dropped
             // unseen, and a later exit can retry the copy.
             debug::error("%s", S.error().message().c_str());
@@ -272,8 +279,8 @@ Status dropReference(Device &D, const DropRequest &R) {
     ScopedLock Lock(T.Mutex);
     LookupResult LR = T.lookup(Begin, R.Size);
     if (!LR.found())
-      return makeError("device %d: section to delete (host address " OMPT_PTR_FMT
-                       ", %" PRId64 " bytes) is not mapped",
+      return makeError("device %d: section to delete (host address " OMPT_PTR_FMT ", %" PRId64
+                       " bytes) is not mapped",
                        D.id(), Begin, R.Size);
     MapEntry &E = *LR.Entry;
     E.dropRef(R.Hold, R.ForceDelete);
@@ -303,4 +310,3 @@ void *translate(Device &D, void *HstPtr, int64_t Size, bool *IsHostPtr, bool Mus
 }
 
 }  // namespace omptarget::core
-

@@ -36,9 +36,9 @@
 #include "flat_hash_map.h"
 #include "futex_mutex.h"
 #include "object_pool.h"
+#include "omptarget/abi.h"
 #include "scoped_lock.h"
 #include "thread_annotations.h"
-#include "omptarget/abi.h"
 
 namespace omptarget::core {
 

@@ -28,13 +28,15 @@ Status copyBytes(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, siz
   }
   if (SrcDev->canExchangeWith(*DstDev)) {
     AsyncInfo Async(*SrcDev);
-    if (Status S = SrcDev->exchange(const_cast<char *>(Src), *DstDev, Dst, Size, Async); !S) return S;
+    if (Status S = SrcDev->exchange(const_cast<char *>(Src), *DstDev, Dst, Size, Async); !S)
+      return S;
     return Async.synchronize();
   }
   std::vector<char> Staging(Length);
   {
     AsyncInfo Async(*SrcDev);
-    if (Status S = SrcDev->retrieve(Staging.data(), const_cast<char *>(Src), Size, Async); !S) return S;
+    if (Status S = SrcDev->retrieve(Staging.data(), const_cast<char *>(Src), Size, Async); !S)
+      return S;
     if (Status S = Async.synchronize(); !S) return S;
   }
   AsyncInfo Async(*DstDev);

@@ -83,14 +83,16 @@ bool collectDepobjs(const char *Call, int DepobjCount, const OmpDepend *DepobjLi
     // in its base address (clang 14's code generation).
     auto *Obj = static_cast<const KmpDependInfo *>(DepobjList[I]);
     if (!Obj) {
-      debug::error("%s: depobj_list[%d] is not an initialized depend object (null); create it "
-                   "with '#pragma omp depobj(obj) depend(...)'",
-                   Call, I);
+      debug::error(
+          "%s: depobj_list[%d] is not an initialized depend object (null); create it "
+          "with '#pragma omp depobj(obj) depend(...)'",
+          Call, I);
       return false;
     }
     intptr_t N = Obj[-1].BaseAddr;
     if (N < 0 || N > (intptr_t{1} << 24)) {
-      debug::error("%s: depobj_list[%d] (" OMPT_PTR_FMT ") is not a valid depend object "
+      debug::error("%s: depobj_list[%d] (" OMPT_PTR_FMT
+                   ") is not a valid depend object "
                    "(element count %" PRIdPTR ")",
                    Call, I, OMPT_PTR(Obj), N);
       return false;

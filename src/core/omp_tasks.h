@@ -62,9 +62,9 @@ class DeferredTask {
 
  private:
   DeferredTask() = default;
-  void *Task_ = nullptr;            // libomp's kmp_task_t (null without libomp)
-  int32_t Gtid_ = 0;                // the submitting thread's libomp id
-  std::vector<uint64_t> Local_;     // the payload without libomp
+  void *Task_ = nullptr;         // libomp's kmp_task_t (null without libomp)
+  int32_t Gtid_ = 0;             // the submitting thread's libomp id
+  std::vector<uint64_t> Local_;  // the payload without libomp
   void *Payload_ = nullptr;
   TaskRun Run_ = nullptr;
 };

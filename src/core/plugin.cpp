@@ -12,8 +12,8 @@ Expected<std::unique_ptr<Plugin>> Plugin::load(const std::string &FileName) {
 
   PluginFunctions Fns;
   std::string Missing;
-#define OMPT_RESOLVE_REQ(Name, Ret, Params)                                              \
-  Fns.Name = reinterpret_cast<Ret(*) Params>(dlsym(Handle, "__tgt_rtl_" #Name));         \
+#define OMPT_RESOLVE_REQ(Name, Ret, Params)                                      \
+  Fns.Name = reinterpret_cast<Ret(*) Params>(dlsym(Handle, "__tgt_rtl_" #Name)); \
   if (!Fns.Name) Missing += (Missing.empty() ? "" : ", ") + std::string("__tgt_rtl_" #Name);
 #define OMPT_RESOLVE_OPT(Name, Ret, Params) \
   Fns.Name = reinterpret_cast<Ret(*) Params>(dlsym(Handle, "__tgt_rtl_" #Name));

@@ -33,8 +33,7 @@ class Plugin {
     friend class Plugin;
     Key() = default;
   };
-  Plugin(Key, std::string Name, const PluginFunctions &Fns)
-      : Name_(std::move(Name)), Fns_(Fns) {}
+  Plugin(Key, std::string Name, const PluginFunctions &Fns) : Name_(std::move(Name)), Fns_(Fns) {}
   ~Plugin();
   Plugin(const Plugin &) = delete;
   Plugin &operator=(const Plugin &) = delete;

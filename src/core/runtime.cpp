@@ -50,14 +50,17 @@ thread_local uint64_t TripCountValue = 0;
 std::string invalidDeviceMessage(const char *Call, int64_t Id) {
   int32_t N = Runtime::get().devices().size();
   if (Id == abi::kOmpInvalidDevice)
-    return formatString("%s: device number omp_invalid_device (%" PRId64 ") names no device (there "
+    return formatString("%s: device number omp_invalid_device (%" PRId64
+                        ") names no device (there "
                         "are %d devices; pass %somp_initial_device for the host)",
                         Call, Id, N, N == 0 ? "" : formatString("0..%d, or ", N - 1).c_str());
   if (N == 0)
-    return formatString("%s: invalid device number %" PRId64 " (there are 0 devices: no plugin "
+    return formatString("%s: invalid device number %" PRId64
+                        " (there are 0 devices: no plugin "
                         "found a device; use omp_get_initial_device() for the host)",
                         Call, Id);
-  return formatString("%s: invalid device number %" PRId64 " (there are %d devices; valid numbers "
+  return formatString("%s: invalid device number %" PRId64
+                      " (there are %d devices; valid numbers "
                       "are 0..%d, or omp_get_initial_device() for the host)",
                       Call, Id, N, N - 1);
 }
@@ -104,9 +107,11 @@ void Runtime::registerRequires(int64_t Flags) {
                  {abi::kReqUnifiedSharedMemory, "unified_shared_memory"}};
   for (const auto &C : Checked)
     if ((Old & C.Bit) != (Flags & C.Bit))
-      debug::fatal(1, "'#pragma omp requires %s' not used consistently! (__tgt_register_requires: "
-                      "flags 0x%" PRIx64 " after 0x%" PRIx64 "; every translation unit that "
-                      "offloads must carry the same requires directives)",
+      debug::fatal(1,
+                   "'#pragma omp requires %s' not used consistently! (__tgt_register_requires: "
+                   "flags 0x%" PRIx64 " after 0x%" PRIx64
+                   "; every translation unit that "
+                   "offloads must carry the same requires directives)",
                    C.Clause, static_cast<uint64_t>(Flags), static_cast<uint64_t>(Old));
 }
 
@@ -125,8 +130,9 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
   // offloading disabled the descriptor is not needed: it is ignored.
   if (Status S = checkDescriptor(*Desc); !S) {
     if (ConfiguredPolicy_ == OffloadPolicy::Disabled) {
-      debug::error("__tgt_register_lib: %s; offloading is disabled, so the descriptor is ignored; %s",
-                   S.error().message().c_str(), kRebuildHint);
+      debug::error(
+          "__tgt_register_lib: %s; offloading is disabled, so the descriptor is ignored; %s",
+          S.error().message().c_str(), kRebuildHint);
       return;
     }
     debug::fatal(1, "__tgt_register_lib: %s; %s", S.error().message().c_str(), kRebuildHint);
@@ -141,9 +147,10 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
     std::string Kinds;
     for (int32_t I = 0; I < Desc->NumDeviceImages; ++I)
       Kinds += (I ? ", " : "") + describeImage(Desc->DeviceImages[I]);
-    debug::warning("__tgt_register_lib: the device image(s) of this binary (%s) are for %s, which "
-                   "found no device; its target regions run on the host",
-                   Kinds.c_str(), IdlePlugins.c_str());
+    debug::warning(
+        "__tgt_register_lib: the device image(s) of this binary (%s) are for %s, which "
+        "found no device; its target regions run on the host",
+        Kinds.c_str(), IdlePlugins.c_str());
     return;
   }
   if (Accepted > 0) return;
@@ -157,9 +164,10 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
     OMPT_TRACE("omptarget", "__tgt_register_lib: no plugin loaded; %d image(s) (%s) unused",
                Desc->NumDeviceImages, Kinds.c_str());
   else
-    debug::warning("__tgt_register_lib: no plugin accepts the %d device image(s) of this binary "
-                   "(%s; plugins loaded: %s); its target regions run on the host",
-                   Desc->NumDeviceImages, Kinds.c_str(), Plugins.c_str());
+    debug::warning(
+        "__tgt_register_lib: no plugin accepts the %d device image(s) of this binary "
+        "(%s; plugins loaded: %s); its target regions run on the host",
+        Desc->NumDeviceImages, Kinds.c_str(), Plugins.c_str());
 }
 
 void Runtime::unregisterLib(__tgt_bin_desc *Desc) {

@@ -48,8 +48,8 @@ class Runtime {
 
   // OMP_TARGET_OFFLOAD, with `default` resolved against the device count.
   OffloadPolicy policy() {
-    if (OffloadPolicy P = ResolvedPolicy_.load(std::memory_order_acquire); P != OffloadPolicy::Default)
-      [[likely]]
+    if (OffloadPolicy P = ResolvedPolicy_.load(std::memory_order_acquire);
+        P != OffloadPolicy::Default) [[likely]]
       return P;
     return resolvePolicy();
   }

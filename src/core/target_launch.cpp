@@ -1,9 +1,9 @@
 #include "target_launch.h"
 
-#include <cinttypes>
-#include <cstring>
 #include <array>
+#include <cinttypes>
 #include <cstddef>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -116,10 +116,11 @@ Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I,
     OMPT_TRACE("omptarget", "Lambda capture %p is not mapped; it keeps its host address", Pointee);
     return Status::success();
   }
-  auto Delta = reinterpret_cast<uintptr_t>(A.Bases[I]) - reinterpret_cast<uintptr_t>(A.Begins[Parent]);
+  auto Delta =
+      reinterpret_cast<uintptr_t>(A.Bases[I]) - reinterpret_cast<uintptr_t>(A.Begins[Parent]);
   if (A.Types[Parent] & kMapPrivate) {
-    char *Copy = Privates ? Privates->packedCopy(kernelSlotOf(A, static_cast<int32_t>(Parent)))
-                          : nullptr;
+    char *Copy =
+        Privates ? Privates->packedCopy(kernelSlotOf(A, static_cast<int32_t>(Parent))) : nullptr;
     if (!Copy) return Status::success();  // a private without a copy: nothing to point
     std::memcpy(Copy + Delta, &PointeeTgt, sizeof(void *));
     return Status::success();
@@ -135,7 +136,8 @@ template <typename FinishFn>
 Status dropReferencesWithoutCopyBack(Device &D, const MapArgs &A, AsyncInfo &Async,
                                      FinishFn &Finish, Status Failure) {
   if (Status E = dataEndWithoutCopyBack(D, A, Async); !E)
-    debug::error("releasing the mappings of a failed target region: %s", E.error().message().c_str());
+    debug::error("releasing the mappings of a failed target region: %s",
+                 E.error().message().c_str());
   return Finish(std::move(Failure));
 }
 
@@ -184,7 +186,8 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
     int64_t Type = A.Types[I];
     if (!(Type & kMapTargetParam)) {
       if (isLambdaCapture(Type))
-        if (Status S = attachLambdaCapture(D, A, I, Privates, Async); !S) return Abandon(std::move(S));
+        if (Status S = attachLambdaCapture(D, A, I, Privates, Async); !S)
+          return Abandon(std::move(S));
       continue;
     }
     void *HstBegin = A.Begins[I];

@@ -46,11 +46,34 @@ constexpr uint64_t kDefaultValue = ~0ull;  // omp_atv_default
 
 // omp_alloctrait_key_t and the omp_alloctrait_value_t values they take.
 enum TraitKey : int32_t {
-  kSyncHint = 1, kAlignment, kAccess, kPoolSize, kFallback, kFbData, kPinned, kPartition
+  kSyncHint = 1,
+  kAlignment,
+  kAccess,
+  kPoolSize,
+  kFallback,
+  kFbData,
+  kPinned,
+  kPartition
 };
 enum TraitValue : uint64_t {
-  kFalse = 0, kTrue = 1, kContended = 3, kUncontended, kSerialized, kPrivate, kAll, kThread, kPteam, kCgroup,
-  kDefaultMemFb, kNullFb, kAbortFb, kAllocatorFb, kEnvironment, kNearest, kBlocked, kInterleaved
+  kFalse = 0,
+  kTrue = 1,
+  kContended = 3,
+  kUncontended,
+  kSerialized,
+  kPrivate,
+  kAll,
+  kThread,
+  kPteam,
+  kCgroup,
+  kDefaultMemFb,
+  kNullFb,
+  kAbortFb,
+  kAllocatorFb,
+  kEnvironment,
+  kNearest,
+  kBlocked,
+  kInterleaved
 };
 // omp_memspace_handle_t: default, large_cap, const, high_bw, low_lat; then
 // LLVM's target memory spaces: host, shared (host memory: not reachable from
@@ -79,8 +102,7 @@ struct BlockHeader {
 constexpr uint64_t kMinAlignment = 16;
 
 INLINE UserAllocator *userAllocator(AllocatorHandle Handle) {
-  if (Handle < kUserHandleBase || Handle >= kUserHandleBase + kMaxUserAllocators)
-    return nullptr;
+  if (Handle < kUserHandleBase || Handle >= kUserHandleBase + kMaxUserAllocators) return nullptr;
   UserAllocator *A = &UserAllocators[Handle - kUserHandleBase];
   return atomicLoad(&A->State) == kSlotReady ? A : nullptr;
 }
@@ -93,14 +115,11 @@ INLINE BlockHeader *headerOf(void *Ptr) {
 
 // A heap block of Size bytes aligned to Alignment (a power of two).
 INLINE void *heapBlock(uint64_t Size, uint64_t Alignment, AllocatorHandle Owner) {
-  if (Alignment < kMinAlignment)
-    Alignment = kMinAlignment;
+  if (Alignment < kMinAlignment) Alignment = kMinAlignment;
   uint64_t Extra = Alignment + sizeof(BlockHeader);
-  if (Size > ~0ull - Extra)
-    return nullptr;
+  if (Size > ~0ull - Extra) return nullptr;
   auto *Base = static_cast<unsigned char *>(malloc(Size + Extra));
-  if (!Base)
-    return nullptr;
+  if (!Base) return nullptr;
   uint64_t First = reinterpret_cast<uint64_t>(Base) + sizeof(BlockHeader);
   void *Ptr = reinterpret_cast<void *>((First + Alignment - 1) & ~(Alignment - 1));
   *headerOf(Ptr) = BlockHeader{Base, Owner, Size};
@@ -111,12 +130,10 @@ INLINE void *heapBlock(uint64_t Size, uint64_t Alignment, AllocatorHandle Owner)
 // follows user allocators' fallbacks (a bounded number of hops: fallback
 // chains may loop).
 DEVICE void *allocate(uint64_t Size, uint64_t Alignment, AllocatorHandle Handle) {
-  if (Size == 0)
-    return nullptr;
+  if (Size == 0) return nullptr;
   for (int Hops = 0; Hops < 8; ++Hops) {
     UserAllocator *A = userAllocator(Handle);
-    if (!A)
-      return heapBlock(Size, Alignment, kDefaultAllocator);
+    if (!A) return heapBlock(Size, Alignment, kDefaultAllocator);
     bool InPool = true;
     if (A->PoolSize != 0 && atomicAdd(&A->PoolUsed, Size) + Size > A->PoolSize) {
       atomicAdd(&A->PoolUsed, 0 - Size);
@@ -125,28 +142,22 @@ DEVICE void *allocate(uint64_t Size, uint64_t Alignment, AllocatorHandle Handle)
     if (InPool) {
       if (void *Ptr = heapBlock(Size, Alignment > A->Alignment ? Alignment : A->Alignment, Handle))
         return Ptr;
-      if (A->PoolSize != 0)
-        atomicAdd(&A->PoolUsed, 0 - Size);
+      if (A->PoolSize != 0) atomicAdd(&A->PoolUsed, 0 - Size);
     }
     switch (A->Fallback) {
-    case kNullFb:
-      return nullptr;
-    case kAbortFb:
-      __builtin_trap();
-    case kAllocatorFb:
-      Handle = A->FallbackAllocator;
-      break;
-    default:  // default_mem_fb
-      Handle = kDefaultAllocator;
-      break;
+      case kNullFb: return nullptr;
+      case kAbortFb: __builtin_trap();
+      case kAllocatorFb: Handle = A->FallbackAllocator; break;
+      default:  // default_mem_fb
+        Handle = kDefaultAllocator;
+        break;
     }
   }
   return nullptr;
 }
 
 DEVICE void release(void *Ptr) {
-  if (!Ptr)
-    return;
+  if (!Ptr) return;
   BlockHeader *H = headerOf(Ptr);
   if (UserAllocator *A = userAllocator(H->Allocator); A && A->PoolSize != 0)
     atomicAdd(&A->PoolUsed, 0 - H->Size);
@@ -156,44 +167,35 @@ DEVICE void release(void *Ptr) {
 // Whether Value is one Key accepts (the value of pool_size and fb_data are
 // any number; alignment is checked by the caller).
 INLINE bool validTrait(int32_t Key, uint64_t Value) {
-  if (Value == kDefaultValue)
-    return true;
+  if (Value == kDefaultValue) return true;
   switch (Key) {
-  case kSyncHint:
-    return Value >= kContended && Value <= kPrivate;
-  case kAccess:
-    return Value >= kAll && Value <= kCgroup;
-  case kFallback:
-    return Value >= kDefaultMemFb && Value <= kAllocatorFb;
-  case kPinned:  // device memory is never paged out: both are true of it
-    return Value == kFalse || Value == kTrue;
-  case kPartition:  // one device memory: every partition is the same
-    return Value >= kEnvironment && Value <= kInterleaved;
-  case kAlignment:
-  case kPoolSize:
-  case kFbData:
-    return true;
-  default:
-    return false;
+    case kSyncHint: return Value >= kContended && Value <= kPrivate;
+    case kAccess: return Value >= kAll && Value <= kCgroup;
+    case kFallback: return Value >= kDefaultMemFb && Value <= kAllocatorFb;
+    case kPinned:  // device memory is never paged out: both are true of it
+      return Value == kFalse || Value == kTrue;
+    case kPartition:  // one device memory: every partition is the same
+      return Value >= kEnvironment && Value <= kInterleaved;
+    case kAlignment:
+    case kPoolSize:
+    case kFbData: return true;
+    default: return false;
   }
 }
 
-} // namespace
+}  // namespace
 
-ENTRY AllocatorHandle omp_init_allocator(MemspaceHandle Memspace, int NumTraits, const AllocatorTrait *Traits) {
-  if (Memspace > kLastStandardMemspace && Memspace != kDeviceMemspace)
-    return kNullAllocator;
+ENTRY AllocatorHandle omp_init_allocator(MemspaceHandle Memspace, int NumTraits,
+                                         const AllocatorTrait *Traits) {
+  if (Memspace > kLastStandardMemspace && Memspace != kDeviceMemspace) return kNullAllocator;
   UserAllocator New{kSlotReady, kDefaultMemFb, 1, 0, 0, kNullAllocator};
   for (int I = 0; I < NumTraits; ++I) {
     int32_t Key = Traits[I].Key;
     uint64_t Value = Traits[I].Value;
-    if (!validTrait(Key, Value))
-      return kNullAllocator;
-    if (Value == kDefaultValue)
-      continue;
+    if (!validTrait(Key, Value)) return kNullAllocator;
+    if (Value == kDefaultValue) continue;
     if (Key == kAlignment) {
-      if (!isPowerOfTwo(Value))
-        return kNullAllocator;
+      if (!isPowerOfTwo(Value)) return kNullAllocator;
       New.Alignment = Value;
     } else if (Key == kPoolSize) {
       New.PoolSize = Value;
@@ -208,8 +210,7 @@ ENTRY AllocatorHandle omp_init_allocator(MemspaceHandle Memspace, int NumTraits,
   for (uint32_t Slot = 0; Slot < kMaxUserAllocators; ++Slot) {
     UserAllocator &A = UserAllocators[Slot];
     uint32_t Expected = kSlotFree;
-    if (!atomicCompareExchange(&A.State, Expected, kSlotClaimed))
-      continue;
+    if (!atomicCompareExchange(&A.State, Expected, kSlotClaimed)) continue;
     A.Fallback = New.Fallback;
     A.Alignment = New.Alignment;
     A.PoolSize = New.PoolSize;
@@ -222,8 +223,7 @@ ENTRY AllocatorHandle omp_init_allocator(MemspaceHandle Memspace, int NumTraits,
 }
 
 ENTRY void omp_destroy_allocator(AllocatorHandle Handle) {
-  if (UserAllocator *A = userAllocator(Handle))
-    atomicStore(&A->State, kSlotFree);
+  if (UserAllocator *A = userAllocator(Handle)) atomicStore(&A->State, kSlotFree);
 }
 
 ENTRY void *omp_alloc(size_t Size, AllocatorHandle Handle) { return allocate(Size, 1, Handle); }
@@ -232,12 +232,11 @@ ENTRY void *omp_aligned_alloc(size_t Alignment, size_t Size, AllocatorHandle Han
   return isPowerOfTwo(Alignment) ? allocate(Size, Alignment, Handle) : nullptr;
 }
 
-ENTRY void *omp_aligned_calloc(size_t Alignment, size_t Count, size_t Size, AllocatorHandle Handle) {
-  if (!isPowerOfTwo(Alignment) || (Count != 0 && Size > ~0ull / Count))
-    return nullptr;
+ENTRY void *omp_aligned_calloc(size_t Alignment, size_t Count, size_t Size,
+                               AllocatorHandle Handle) {
+  if (!isPowerOfTwo(Alignment) || (Count != 0 && Size > ~0ull / Count)) return nullptr;
   void *Ptr = allocate(Count * Size, Alignment, Handle);
-  if (Ptr)
-    __builtin_memset(Ptr, 0, Count * Size);
+  if (Ptr) __builtin_memset(Ptr, 0, Count * Size);
   return Ptr;
 }
 
@@ -251,30 +250,31 @@ ENTRY void omp_free(void *Ptr, AllocatorHandle) { release(Ptr); }
 // moves to one from Handle (the block's own allocator when Handle is
 // omp_null_allocator); when that fails the old block stays as it was.
 ENTRY void *omp_realloc(void *Ptr, size_t Size, AllocatorHandle Handle, AllocatorHandle) {
-  if (!Ptr)
-    return allocate(Size, 1, Handle);
+  if (!Ptr) return allocate(Size, 1, Handle);
   if (Size == 0) {
     release(Ptr);
     return nullptr;
   }
   BlockHeader *Old = headerOf(Ptr);
   void *New = allocate(Size, 1, Handle == kNullAllocator ? Old->Allocator : Handle);
-  if (!New)
-    return nullptr;
+  if (!New) return nullptr;
   __builtin_memcpy(New, Ptr, Old->Size < Size ? Old->Size : Size);
   release(Ptr);
   return New;
 }
 
 // libomp's entry points for the same, with the caller's thread number first.
-ENTRY void *__kmpc_alloc(int32_t, size_t Size, AllocatorHandle Handle) { return omp_alloc(Size, Handle); }
+ENTRY void *__kmpc_alloc(int32_t, size_t Size, AllocatorHandle Handle) {
+  return omp_alloc(Size, Handle);
+}
 ENTRY void *__kmpc_aligned_alloc(int32_t, size_t Alignment, size_t Size, AllocatorHandle Handle) {
   return omp_aligned_alloc(Alignment, Size, Handle);
 }
 ENTRY void *__kmpc_calloc(int32_t, size_t Count, size_t Size, AllocatorHandle Handle) {
   return omp_calloc(Count, Size, Handle);
 }
-ENTRY void *__kmpc_realloc(int32_t, void *Ptr, size_t Size, AllocatorHandle Handle, AllocatorHandle FreeHandle) {
+ENTRY void *__kmpc_realloc(int32_t, void *Ptr, size_t Size, AllocatorHandle Handle,
+                           AllocatorHandle FreeHandle) {
   return omp_realloc(Ptr, Size, Handle, FreeHandle);
 }
 ENTRY void __kmpc_free(int32_t, void *Ptr, AllocatorHandle Handle) { omp_free(Ptr, Handle); }
@@ -282,4 +282,6 @@ ENTRY AllocatorHandle __kmpc_init_allocator(int32_t, MemspaceHandle Memspace, in
                                             const AllocatorTrait *Traits) {
   return omp_init_allocator(Memspace, NumTraits, Traits);
 }
-ENTRY void __kmpc_destroy_allocator(int32_t, AllocatorHandle Handle) { omp_destroy_allocator(Handle); }
+ENTRY void __kmpc_destroy_allocator(int32_t, AllocatorHandle Handle) {
+  omp_destroy_allocator(Handle);
+}

@@ -49,7 +49,9 @@ INLINE uint32_t activeMask() {
 // OpenMPOpt builds its worker loop for exactly those: with a thread count
 // that is not a multiple of the warp size the two differ).
 INLINE uint32_t genericMainThreadId() { return (hwBlockSize() - 1) & ~(kWarpSize - 1); }
-INLINE uint32_t genericWorkerCount() { return hwBlockSize() > kWarpSize ? hwBlockSize() - kWarpSize : 0; }
+INLINE uint32_t genericWorkerCount() {
+  return hwBlockSize() > kWarpSize ? hwBlockSize() - kWarpSize : 0;
+}
 
 // --- barriers ---------------------------------------------------------------
 // Barrier 0: every live thread of the block. Barrier 1: the threads of a
@@ -88,24 +90,29 @@ INLINE uint64_t globalTimerNs() {
 // LLVM 14's NVPTX backend has no atomic loads and stores: they are volatile
 // accesses with a device-scope fence on the ordering side. Read-modify-write
 // operations are relaxed atom.* instructions between fences.
-template <typename T> INLINE T atomicLoad(T *P) {
+template <typename T>
+INLINE T atomicLoad(T *P) {
   T V = *static_cast<volatile T *>(P);
   fenceDevice();
   return V;
 }
-template <typename T> INLINE void atomicStore(T *P, T V) {
+template <typename T>
+INLINE void atomicStore(T *P, T V) {
   fenceDevice();
   *static_cast<volatile T *>(P) = V;
 }
-template <typename T> INLINE T atomicAdd(T *P, T V) {
+template <typename T>
+INLINE T atomicAdd(T *P, T V) {
   fenceDevice();
   T Old = __atomic_fetch_add(P, V, __ATOMIC_RELAXED);
   fenceDevice();
   return Old;
 }
-template <typename T> INLINE bool atomicCompareExchange(T *P, T &Expected, T Desired) {
+template <typename T>
+INLINE bool atomicCompareExchange(T *P, T &Expected, T Desired) {
   fenceDevice();
-  bool Done = __atomic_compare_exchange_n(P, &Expected, Desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  bool Done =
+      __atomic_compare_exchange_n(P, &Expected, Desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   fenceDevice();
   return Done;
 }
@@ -126,7 +133,7 @@ INLINE void spinUnlock(uint32_t *Word) {
   atomicStore(Word, kUnlocked);
 }
 
-} // namespace devrtl
+}  // namespace devrtl
 
 // Provided by the CUDA toolchain for device code.
 extern "C" DEVICE void *malloc(size_t Bytes);

@@ -9,7 +9,8 @@ ENTRY int32_t __llvm_omp_vprintf(const char *Format, void *Args, uint32_t) {
   return vprintf(Format, static_cast<const char *>(Args));
 }
 
-ENTRY void __assert_fail(const char *Expression, const char *File, uint32_t Line, const char *Function) {
+ENTRY void __assert_fail(const char *Expression, const char *File, uint32_t Line,
+                         const char *Function) {
   struct {
     const char *File;
     uint64_t Line;

@@ -30,7 +30,9 @@ enum ScheduleKind : int32_t {
 };
 constexpr int32_t kScheduleModifierMask = (1 << 29) | (1 << 30) | static_cast<int32_t>(1u << 31);
 
-LOOP_BOUNDS_FN int32_t scheduleWithoutModifiers(int32_t Kind) { return Kind & ~kScheduleModifierMask; }
+LOOP_BOUNDS_FN int32_t scheduleWithoutModifiers(int32_t Kind) {
+  return Kind & ~kScheduleModifierMask;
+}
 LOOP_BOUNDS_FN bool isDistributeSchedule(int32_t Kind) {
   Kind = scheduleWithoutModifiers(Kind);
   return Kind == kSchedDistributeStaticChunked || Kind == kSchedDistributeStatic;
@@ -41,14 +43,16 @@ LOOP_BOUNDS_FN bool isDistributeSchedule(int32_t Kind) {
 template <typename T, typename ST>
 LOOP_BOUNDS_FN uint64_t tripCount(T Lower, T Upper, ST Increment) {
   if (Increment > 0) {
-    if (Upper < Lower)
-      return 0;
-    return (static_cast<uint64_t>(Upper) - static_cast<uint64_t>(Lower)) / static_cast<uint64_t>(Increment) + 1;
+    if (Upper < Lower) return 0;
+    return (static_cast<uint64_t>(Upper) - static_cast<uint64_t>(Lower)) /
+               static_cast<uint64_t>(Increment) +
+           1;
   }
   if (Increment < 0) {
-    if (Lower < Upper)
-      return 0;
-    return (static_cast<uint64_t>(Lower) - static_cast<uint64_t>(Upper)) / (0 - static_cast<uint64_t>(Increment)) + 1;
+    if (Lower < Upper) return 0;
+    return (static_cast<uint64_t>(Lower) - static_cast<uint64_t>(Upper)) /
+               (0 - static_cast<uint64_t>(Increment)) +
+           1;
   }
   return 0;
 }
@@ -58,19 +62,22 @@ LOOP_BOUNDS_FN uint64_t tripCount(T Lower, T Upper, ST Increment) {
 // Stride is what clang adds to both to reach the worker's next chunk, Last
 // says whether the worker runs the loop's last iteration.
 template <typename T, typename ST>
-LOOP_BOUNDS_FN void staticBounds(int32_t Kind, uint32_t Id, uint32_t Workers, T &Lower, T &Upper, ST &Stride,
-                                 ST Increment, ST Chunk, int32_t &Last) {
+LOOP_BOUNDS_FN void staticBounds(int32_t Kind, uint32_t Id, uint32_t Workers, T &Lower, T &Upper,
+                                 ST &Stride, ST Increment, ST Chunk, int32_t &Last) {
   const uint64_t Trip = tripCount(Lower, Upper, Increment);
   const T First = Lower, End = Upper;
   auto at = [&](uint64_t Iteration) {
-    return static_cast<T>(static_cast<uint64_t>(First) + Iteration * static_cast<uint64_t>(Increment));
+    return static_cast<T>(static_cast<uint64_t>(First) +
+                          Iteration * static_cast<uint64_t>(Increment));
   };
   auto empty = [&] {
     // Lower one step past Upper in the loop's direction; at the type's edge,
     // Upper one step back instead.
-    T Past = static_cast<T>(static_cast<uint64_t>(End) + (Increment > 0 ? 1 : static_cast<uint64_t>(-1)));
+    T Past = static_cast<T>(static_cast<uint64_t>(End) +
+                            (Increment > 0 ? 1 : static_cast<uint64_t>(-1)));
     bool Wrapped = Increment > 0 ? !(Past > End) : !(Past < End);
-    T Back = static_cast<T>(static_cast<uint64_t>(End) - (Increment > 0 ? 1 : static_cast<uint64_t>(-1)));
+    T Back = static_cast<T>(static_cast<uint64_t>(End) -
+                            (Increment > 0 ? 1 : static_cast<uint64_t>(-1)));
     Lower = Wrapped ? End : Past;
     Upper = Wrapped ? Back : End;
     Last = 0;
@@ -122,4 +129,4 @@ LOOP_BOUNDS_FN void staticBounds(int32_t Kind, uint32_t Id, uint32_t Workers, T 
   Last = Start + Count == Trip;
 }
 
-} // namespace devrtl
+}  // namespace devrtl

@@ -27,7 +27,7 @@ INLINE bool inSharedStack(void *Ptr) {
   auto *P = static_cast<unsigned char *>(Ptr);
   return P >= SharedStack && P < SharedStack + kSharedStackBytes;
 }
-} // namespace
+}  // namespace
 
 namespace {
 INLINE void *allocate(uint64_t Bytes, bool FromTeamStack) {
@@ -39,20 +39,20 @@ INLINE void *allocate(uint64_t Bytes, bool FromTeamStack) {
     return Ptr;
   }
   void *Ptr = malloc(Rounded == 0 ? kAlignment : Rounded);
-  if (!Ptr)
-    __builtin_trap();  // the device heap is exhausted
+  if (!Ptr) __builtin_trap();  // the device heap is exhausted
   return Ptr;
 }
 
 INLINE void release(void *Ptr) {
   if (inSharedStack(Ptr))
-    teamState().SharedStackTop = static_cast<uint32_t>(static_cast<unsigned char *>(Ptr) - SharedStack);
+    teamState().SharedStackTop =
+        static_cast<uint32_t>(static_cast<unsigned char *>(Ptr) - SharedStack);
   else
     free(Ptr);
 }
 
 INLINE bool inSPMDSequentialPart() { return isSPMD() && threadState().Level == 0; }
-} // namespace
+}  // namespace
 
 ENTRY void *__kmpc_alloc_shared(uint64_t Bytes) {
   if (!inSPMDSequentialPart())
@@ -75,8 +75,7 @@ ENTRY void *__kmpc_alloc_shared(uint64_t Bytes) {
 ENTRY void __kmpc_free_shared(void *Ptr, uint64_t) {
   // In an SPMD sequential part thread 0 releases the team's variable; the
   // other threads' calls name the same memory.
-  if (!inSPMDSequentialPart() || hwThreadId() == 0)
-    release(Ptr);
+  if (!inSPMDSequentialPart() || hwThreadId() == 0) release(Ptr);
 }
 
 // The launch's dynamic shared memory (LIBOMPTARGET_SHARED_MEMORY_SIZE bytes).

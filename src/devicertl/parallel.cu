@@ -37,24 +37,28 @@ using WrapperFn = void (*)(int16_t, int32_t);
 // argument count, each in its own small function: at -O0 (no inlining) the
 // caller's frame stays small (a 1 KiB default stack), at -O1 and up the
 // count is a constant and everything folds into one direct call.
-template <typename T, T... I> struct Seq {};
+template <typename T, T... I>
+struct Seq {};
 template <size_t... I>
-DEVICE inline void callOutlined(void *Fn, int32_t *Gtid, int32_t *Btid, void **Args, Seq<size_t, I...>) {
+DEVICE inline void callOutlined(void *Fn, int32_t *Gtid, int32_t *Btid, void **Args,
+                                Seq<size_t, I...>) {
   using FnTy = void (*)(int32_t *, int32_t *, decltype((void)I, static_cast<void *>(nullptr))...);
   reinterpret_cast<FnTy>(Fn)(Gtid, Btid, Args[I]...);
 }
 constexpr size_t kMaxOutlinedArgs = 64;
 template <size_t... N>
-INLINE void callWithCount(void *Fn, int32_t *Gtid, int32_t *Btid, void **Args, int64_t NArgs, Seq<size_t, N...>) {
-  bool Called = ((NArgs == static_cast<int64_t>(N) &&
-                  (callOutlined(Fn, Gtid, Btid, Args, __make_integer_seq<Seq, size_t, N>{}), true)) ||
-                 ...);
-  if (!Called)
-    __builtin_trap();  // clang passes at most what it captured; more is a broken caller
+INLINE void callWithCount(void *Fn, int32_t *Gtid, int32_t *Btid, void **Args, int64_t NArgs,
+                          Seq<size_t, N...>) {
+  bool Called =
+      ((NArgs == static_cast<int64_t>(N) &&
+        (callOutlined(Fn, Gtid, Btid, Args, __make_integer_seq<Seq, size_t, N>{}), true)) ||
+       ...);
+  if (!Called) __builtin_trap();  // clang passes at most what it captured; more is a broken caller
 }
 INLINE void invokeOutlined(void *Fn, int32_t Gtid, void **Args, int64_t NArgs) {
   int32_t Btid = 0;
-  callWithCount(Fn, &Gtid, &Btid, Args, NArgs, __make_integer_seq<Seq, size_t, kMaxOutlinedArgs + 1>{});
+  callWithCount(Fn, &Gtid, &Btid, Args, NArgs,
+                __make_integer_seq<Seq, size_t, kMaxOutlinedArgs + 1>{});
 }
 
 // The team size for a region asking for `Requested` threads (0: no clause)
@@ -63,11 +67,11 @@ INLINE void invokeOutlined(void *Fn, int32_t Gtid, void **Args, int64_t NArgs) {
 // fewer than a warp is lanes 0..N-1 of warp 0. OpenMP allows fewer threads
 // than num_threads asks for.
 INLINE uint32_t regionTeamSize(int32_t Requested, uint32_t Available, bool WholeBlockPossible) {
-  uint32_t N = Requested > 0 && static_cast<uint32_t>(Requested) < Available ? static_cast<uint32_t>(Requested) : Available;
-  if (WholeBlockPossible && N == Available)
-    return N;
-  if (N >= kWarpSize)
-    N &= ~(kWarpSize - 1);
+  uint32_t N = Requested > 0 && static_cast<uint32_t>(Requested) < Available
+                   ? static_cast<uint32_t>(Requested)
+                   : Available;
+  if (WholeBlockPossible && N == Available) return N;
+  if (N >= kWarpSize) N &= ~(kWarpSize - 1);
   return N == 0 ? 1 : N;
 }
 
@@ -81,20 +85,19 @@ DEVICE inline void runSerialized(void *Fn, int32_t Gtid, void **Args, int64_t NA
   ThreadState &S = threadState();
   ThreadState Saved = S;
   S.Level = static_cast<uint8_t>(S.Level + 1);
-  if (S.Level == 1)
-    S.TeamSize = 1;
+  if (S.Level == 1) S.TeamSize = 1;
   invokeOutlined(Fn, Gtid, Args, NArgs);
   S = Saved;
 }
 
-DEVICE inline void runGenericRegion(void *WrapperFnPtr, uint32_t Threads, void **Args, int64_t NArgs) {
+DEVICE inline void runGenericRegion(void *WrapperFnPtr, uint32_t Threads, void **Args,
+                                    int64_t NArgs) {
   TeamState &T = teamState();
   // The workers read the argument array: it moves from the main thread's
   // stack to TeamState.Args (shared memory, or the heap when it is long).
   void **Shared = nullptr;
   __kmpc_begin_sharing_variables(&Shared, static_cast<uint64_t>(NArgs));
-  for (int64_t I = 0; I < NArgs; ++I)
-    Shared[I] = Args[I];
+  for (int64_t I = 0; I < NArgs; ++I) Shared[I] = Args[I];
   T.WorkFn = WrapperFnPtr;
   T.RegionThreads = Threads;
   blockBarrier();  // release the workers
@@ -107,8 +110,7 @@ INLINE void workerLoop() {
     blockBarrier();
     void *Fn = nullptr;
     bool Active = __kmpc_kernel_parallel(&Fn);
-    if (!Fn)
-      return;
+    if (!Fn) return;
     if (Active) {
       reinterpret_cast<WrapperFn>(Fn)(0, static_cast<int32_t>(hwThreadId()));
       __kmpc_kernel_end_parallel();
@@ -117,27 +119,22 @@ INLINE void workerLoop() {
   }
 }
 
-} // namespace
+}  // namespace
 
 ENTRY int32_t __kmpc_target_init(IdentTy *, int8_t Mode, bool UseGenericStateMachine, bool) {
   bool SPMD = Mode & kModeSPMD;
   initThreadState();
-  if (hwThreadId() == 0)
-    initTeamState(SPMD ? kModeSPMD : kModeGeneric);
+  if (hwThreadId() == 0) initTeamState(SPMD ? kModeSPMD : kModeGeneric);
   blockBarrier();
-  if (SPMD)
-    return -1;
+  if (SPMD) return -1;
   uint32_t Tid = hwThreadId();
-  if (Tid == genericMainThreadId())
-    return -1;
-  if (UseGenericStateMachine)
-    workerLoop();
+  if (Tid == genericMainThreadId()) return -1;
+  if (UseGenericStateMachine) workerLoop();
   return static_cast<int32_t>(Tid);
 }
 
 ENTRY void __kmpc_target_deinit(IdentTy *, int8_t Mode, bool) {
-  if ((Mode & kModeSPMD) || hwThreadId() != genericMainThreadId())
-    return;
+  if ((Mode & kModeSPMD) || hwThreadId() != genericMainThreadId()) return;
   teamState().WorkFn = nullptr;
   blockBarrier();  // the workers see no work and leave
 }
@@ -145,18 +142,16 @@ ENTRY void __kmpc_target_deinit(IdentTy *, int8_t Mode, bool) {
 OPTIMIZER_TARGET bool __kmpc_kernel_parallel(void **WorkFn) {
   TeamState &T = teamState();
   *WorkFn = T.WorkFn;
-  if (!T.WorkFn)
-    return false;
-  if (hwThreadId() >= T.RegionThreads)
-    return false;
+  if (!T.WorkFn) return false;
+  if (hwThreadId() >= T.RegionThreads) return false;
   enterRegion(threadState(), T.RegionThreads);
   return true;
 }
 
 OPTIMIZER_TARGET void __kmpc_kernel_end_parallel() { leaveRegion(threadState()); }
 
-ENTRY void __kmpc_parallel_51(IdentTy *, int32_t Gtid, int32_t IfExpr, int32_t NumThreads, int32_t, void *Fn,
-                              void *WrapperFnPtr, void **Args, int64_t NArgs) {
+ENTRY void __kmpc_parallel_51(IdentTy *, int32_t Gtid, int32_t IfExpr, int32_t NumThreads, int32_t,
+                              void *Fn, void *WrapperFnPtr, void **Args, int64_t NArgs) {
   ThreadState &S = threadState();
   // (A generic launch of one warp has no workers: the main thread runs it.)
   if (!IfExpr || S.Level > 0 || (!isSPMD() && genericWorkerCount() == 0)) {
@@ -182,15 +177,14 @@ ENTRY void __kmpc_parallel_51(IdentTy *, int32_t Gtid, int32_t IfExpr, int32_t N
 // entry points of their own (older clang code shares arguments this way).
 ENTRY void __kmpc_begin_sharing_variables(void ***GlobalArgs, uint64_t NArgs) {
   TeamState &T = teamState();
-  T.Args = NArgs <= kSharedArgSlots ? T.ArgSlots : static_cast<void **>(malloc(NArgs * sizeof(void *)));
-  if (!T.Args)
-    __builtin_trap();
+  T.Args =
+      NArgs <= kSharedArgSlots ? T.ArgSlots : static_cast<void **>(malloc(NArgs * sizeof(void *)));
+  if (!T.Args) __builtin_trap();
   *GlobalArgs = T.Args;
 }
 ENTRY void __kmpc_end_sharing_variables() {
   TeamState &T = teamState();
-  if (T.Args != T.ArgSlots)
-    free(T.Args);
+  if (T.Args != T.ArgSlots) free(T.Args);
   T.Args = nullptr;
 }
 ENTRY void __kmpc_get_shared_variables(void ***GlobalArgs) { *GlobalArgs = teamState().Args; }
@@ -223,4 +217,4 @@ __attribute__((used, device, noinline)) void keepOptimizerTargetsAlive() {
   __kmpc_get_hardware_num_threads_in_block();
   __kmpc_get_warp_size();
 }
-} // namespace devrtl
+}  // namespace devrtl

@@ -40,18 +40,15 @@ INLINE void warpReduce(void *Data, ShuffleReduceFn Shuffle, uint32_t Live) {
 
 // Reduces the lists of threads 0..Live-1 into thread 0's. Every thread of the
 // current team calls it (the inter-warp copy synchronizes the team).
-INLINE void reduceAcrossTeam(void *Data, ShuffleReduceFn Shuffle, InterWarpCopyFn Copy, uint32_t Live,
-                             uint32_t Thread) {
+INLINE void reduceAcrossTeam(void *Data, ShuffleReduceFn Shuffle, InterWarpCopyFn Copy,
+                             uint32_t Live, uint32_t Thread) {
   uint32_t Warp = Thread / kWarpSize;
   uint32_t First = Warp * kWarpSize;
-  if (First < Live)
-    warpReduce(Data, Shuffle, Live - First < kWarpSize ? Live - First : kWarpSize);
+  if (First < Live) warpReduce(Data, Shuffle, Live - First < kWarpSize ? Live - First : kWarpSize);
   uint32_t Warps = (Live + kWarpSize - 1) / kWarpSize;
-  if (Warps == 1)
-    return;
+  if (Warps == 1) return;
   Copy(Data, static_cast<int32_t>(Warps));  // warp results into warp 0's lanes
-  if (Warp == 0 && Thread < Warps)
-    warpReduce(Data, Shuffle, Warps);
+  if (Warp == 0 && Thread < Warps) warpReduce(Data, Shuffle, Warps);
 }
 
 // Teams reduction state, kept across launches of a kernel and reset by the
@@ -62,7 +59,7 @@ constexpr uint32_t kMaxTeamsRecords = 1024;
 GLOBAL uint32_t SlotRound[kMaxTeamsRecords];
 GLOBAL uint32_t TeamsDeposited;
 
-} // namespace
+}  // namespace
 
 ENTRY int32_t __kmpc_shuffle_int32(int32_t Value, int16_t Delta, int16_t Width) {
   uint32_t Mask = ShuffleMask[warpId()];
@@ -73,18 +70,19 @@ ENTRY int32_t __kmpc_shuffle_int32(int32_t Value, int16_t Delta, int16_t Width) 
 ENTRY int64_t __kmpc_shuffle_int64(int64_t Value, int16_t Delta, int16_t Width) {
   auto Bits = static_cast<uint64_t>(Value);
   auto Low = static_cast<uint32_t>(__kmpc_shuffle_int32(static_cast<int32_t>(Bits), Delta, Width));
-  auto High = static_cast<uint32_t>(__kmpc_shuffle_int32(static_cast<int32_t>(Bits >> 32), Delta, Width));
+  auto High =
+      static_cast<uint32_t>(__kmpc_shuffle_int32(static_cast<int32_t>(Bits >> 32), Delta, Width));
   return static_cast<int64_t>((static_cast<uint64_t>(High) << 32) | Low);
 }
 
 // Called by every thread of a parallel region; returns 1 in the thread that
 // holds the result (the team's thread 0), which then combines it into the
 // shared variable.
-ENTRY int32_t __kmpc_nvptx_parallel_reduce_nowait_v2(IdentTy *, int32_t, int32_t, int64_t, void *Data,
-                                                     ShuffleReduceFn Shuffle, InterWarpCopyFn Copy) {
+ENTRY int32_t __kmpc_nvptx_parallel_reduce_nowait_v2(IdentTy *, int32_t, int32_t, int64_t,
+                                                     void *Data, ShuffleReduceFn Shuffle,
+                                                     InterWarpCopyFn Copy) {
   uint32_t Threads = teamSize();
-  if (Threads == 1)
-    return 1;
+  if (Threads == 1) return 1;
   uint32_t Thread = threadInTeam();
   reduceAcrossTeam(Data, Shuffle, Copy, Threads, Thread);
   return Thread == 0 ? 1 : 0;
@@ -93,14 +91,16 @@ ENTRY int32_t __kmpc_nvptx_parallel_reduce_nowait_v2(IdentTy *, int32_t, int32_t
 // Called with the team's value in the list of its initial thread (SPMD: every
 // thread calls, thread 0 holds it; generic: the main thread calls). Returns 1
 // in one thread of the last team to deposit, with the combined value.
-ENTRY int32_t __kmpc_nvptx_teams_reduce_nowait_v2(IdentTy *, int32_t, void *Buffer, int32_t Records, void *Data,
-                                                  ShuffleReduceFn, InterWarpCopyFn, BufferFn LocalToGlobalCopy,
-                                                  BufferFn LocalToGlobalReduce, BufferFn GlobalToLocalCopy,
+ENTRY int32_t __kmpc_nvptx_teams_reduce_nowait_v2(IdentTy *, int32_t, void *Buffer, int32_t Records,
+                                                  void *Data, ShuffleReduceFn, InterWarpCopyFn,
+                                                  BufferFn LocalToGlobalCopy,
+                                                  BufferFn LocalToGlobalReduce,
+                                                  BufferFn GlobalToLocalCopy,
                                                   BufferFn GlobalToLocalReduce) {
-  if (isSPMD() && hwThreadId() != 0)
-    return 0;
-  uint32_t Slots = Records > 0 && static_cast<uint32_t>(Records) < kMaxTeamsRecords ? static_cast<uint32_t>(Records)
-                                                                                    : kMaxTeamsRecords;
+  if (isSPMD() && hwThreadId() != 0) return 0;
+  uint32_t Slots = Records > 0 && static_cast<uint32_t>(Records) < kMaxTeamsRecords
+                       ? static_cast<uint32_t>(Records)
+                       : kMaxTeamsRecords;
   uint32_t Team = blockId(), Teams = numBlocks();
   uint32_t Slot = Team % Slots, Round = Team / Slots;
   while (atomicLoad(&SlotRound[Slot]) != Round)
@@ -111,16 +111,13 @@ ENTRY int32_t __kmpc_nvptx_teams_reduce_nowait_v2(IdentTy *, int32_t, void *Buff
     LocalToGlobalReduce(Buffer, static_cast<int32_t>(Slot), Data);
   fenceDevice();
   atomicStore(&SlotRound[Slot], Round + 1);
-  if (atomicAdd(&TeamsDeposited, 1u) + 1 != Teams)
-    return 0;
+  if (atomicAdd(&TeamsDeposited, 1u) + 1 != Teams) return 0;
   // Every team has deposited: combine the slots, then reset for the next launch.
   fenceDevice();
   uint32_t Used = Teams < Slots ? Teams : Slots;
   GlobalToLocalCopy(Buffer, 0, Data);
-  for (uint32_t I = 1; I < Used; ++I)
-    GlobalToLocalReduce(Buffer, static_cast<int32_t>(I), Data);
-  for (uint32_t I = 0; I < Used; ++I)
-    SlotRound[I] = 0;
+  for (uint32_t I = 1; I < Used; ++I) GlobalToLocalReduce(Buffer, static_cast<int32_t>(I), Data);
+  for (uint32_t I = 0; I < Used; ++I) SlotRound[I] = 0;
   atomicStore(&TeamsDeposited, 0u);
   return 1;
 }

@@ -16,7 +16,7 @@ __attribute__((used, device, noinline)) void publishState() {
   PublishedState[0] = Threads;
   PublishedState[1] = &Team;
 }
-} // namespace
+}  // namespace
 
 DEVICE ThreadState &threadState() { return Threads[hwThreadId()]; }
 DEVICE TeamState &teamState() { return Team; }
@@ -38,12 +38,10 @@ DEVICE void teamBarrier() {
   if (S.Level == 0) {
     // An SPMD team's sequential part runs on every thread of the block; a
     // generic team's runs on its main thread alone.
-    if (isSPMD())
-      blockBarrierAligned();
+    if (isSPMD()) blockBarrierAligned();
     return;
   }
-  if (!inActiveRegion(S))
-    return;
+  if (!inActiveRegion(S)) return;
   if (S.TeamSize == hwBlockSize())
     blockBarrierAligned();  // an SPMD team: generic regions leave the main warp out
   else
@@ -57,10 +55,10 @@ __attribute__((device, noinline)) void partialTeamBarrier() {
   if (N < kWarpSize)
     warpSync((1u << N) - 1);  // a team smaller than a warp is lanes 0..N-1 of warp 0
   else
-    teamBarrierCounted(N);    // N is a multiple of the warp size (see parallel.cu)
+    teamBarrierCounted(N);  // N is a multiple of the warp size (see parallel.cu)
 }
 
-} // namespace devrtl
+}  // namespace devrtl
 
 using namespace devrtl;
 
@@ -89,8 +87,7 @@ ENTRY int omp_in_parallel() { return omp_get_active_level() > 0; }
 // The threads a parallel region started here would get: nested regions are
 // serialized; a team's sequential part would get the block's threads.
 ENTRY int omp_get_max_threads() {
-  if (threadState().Level > 0)
-    return 1;
+  if (threadState().Level > 0) return 1;
   uint32_t Workers = isSPMD() ? hwBlockSize() : genericWorkerCount();
   return static_cast<int>(Workers > 0 ? Workers : 1);
 }
@@ -106,18 +103,14 @@ ENTRY void omp_set_teams_thread_limit(int) {}
 
 ENTRY int omp_get_ancestor_thread_num(int Level) {
   ThreadState &S = threadState();
-  if (Level < 0 || Level > S.Level)
-    return -1;
-  if (Level == 1 && (S.Flags & kActiveRegion))
-    return static_cast<int>(hwThreadId());
+  if (Level < 0 || Level > S.Level) return -1;
+  if (Level == 1 && (S.Flags & kActiveRegion)) return static_cast<int>(hwThreadId());
   return 0;
 }
 ENTRY int omp_get_team_size(int Level) {
   ThreadState &S = threadState();
-  if (Level < 0 || Level > S.Level)
-    return -1;
-  if (Level == 1 && (S.Flags & kActiveRegion))
-    return S.TeamSize;
+  if (Level < 0 || Level > S.Level) return -1;
+  if (Level == 1 && (S.Flags & kActiveRegion)) return S.TeamSize;
   return 1;
 }
 
@@ -154,15 +147,16 @@ ENTRY void omp_set_schedule(int, int) {}
 ENTRY int32_t __kmpc_global_thread_num(IdentTy *) { return omp_get_thread_num(); }
 ENTRY int8_t __kmpc_is_spmd_exec_mode() { return isSPMD() ? 1 : 0; }
 ENTRY uint16_t __kmpc_parallel_level(IdentTy *, int32_t) { return threadState().Level; }
-ENTRY int32_t __kmpc_get_hardware_thread_id_in_block() { return static_cast<int32_t>(hwThreadId()); }
+ENTRY int32_t __kmpc_get_hardware_thread_id_in_block() {
+  return static_cast<int32_t>(hwThreadId());
+}
 // In an SPMD team's sequential part clang asks this for one thing: the chunk
 // of a distribute loop that has no dist_schedule clause (one iteration per
 // thread). The flag lets __kmpc_distribute_static_init tell that chunk from
 // one a dist_schedule clause asked for (workshare.cu).
 ENTRY int32_t __kmpc_get_hardware_num_threads_in_block() {
   ThreadState &S = threadState();
-  if (S.Level == 0 && isSPMD())
-    S.Flags |= kAskedBlockSize;
+  if (S.Level == 0 && isSPMD()) S.Flags |= kAskedBlockSize;
   return static_cast<int32_t>(hwBlockSize());
 }
 ENTRY int32_t __kmpc_get_hardware_num_blocks() { return static_cast<int32_t>(numBlocks()); }

@@ -19,10 +19,12 @@ struct ThreadState {
   uint8_t Flags;      // kActiveRegion | kHoldsTaskReductionLock | kAskedBlockSize, and
                       // the team allocations taken (memory.cu) in the top bits
 };
-constexpr uint8_t kActiveRegion = 1;      // Level 1 is an active region (more than one thread)
-constexpr uint8_t kHoldsTaskReductionLock = 2;  // a running task holds the task-reduction lock (tasks.cu)
-constexpr uint8_t kAskedBlockSize = 4;    // SPMD sequential part: clang asked the block size (state.cu)
-constexpr uint8_t kTeamAllocationShift = 3; // bits 3..7: team allocations taken, mod 32
+constexpr uint8_t kActiveRegion = 1;  // Level 1 is an active region (more than one thread)
+constexpr uint8_t kHoldsTaskReductionLock =
+    2;  // a running task holds the task-reduction lock (tasks.cu)
+constexpr uint8_t kAskedBlockSize =
+    4;  // SPMD sequential part: clang asked the block size (state.cu)
+constexpr uint8_t kTeamAllocationShift = 3;  // bits 3..7: team allocations taken, mod 32
 
 // A dynamically scheduled loop shared by a team, in iteration numbers
 // [0, TripCount), handed out by an atomic counter.
@@ -38,7 +40,7 @@ struct DispatchState {
 constexpr uint32_t kSharedArgSlots = 32;
 
 struct TeamState {
-  int8_t Mode;             // kModeGeneric or kModeSPMD
+  int8_t Mode;  // kModeGeneric or kModeSPMD
   // Generic mode: the region the workers run next (null: the kernel ends),
   // its arguments and its thread count.
   void *WorkFn;
@@ -51,7 +53,7 @@ struct TeamState {
   // (memory.cu): a ring of the last 32 and how many were published.
   void *TeamAllocations[32];
   uint32_t TeamAllocationsPublished;
-  uint32_t LastTeamFlag;    // teams reduction: this team finishes the reduction
+  uint32_t LastTeamFlag;  // teams reduction: this team finishes the reduction
 };
 
 // The calling thread's state and the block's.
@@ -66,7 +68,9 @@ DEVICE void initTeamState(int8_t Mode);
 // kernels it turns from generic into SPMD that constant disagrees with the
 // runtime paths the kernel still takes, and such kernels hang on an H200.)
 INLINE bool isSPMD() { return teamState().Mode == kModeSPMD; }
-INLINE bool inActiveRegion(const ThreadState &S) { return S.Level == 1 && (S.Flags & kActiveRegion); }
+INLINE bool inActiveRegion(const ThreadState &S) {
+  return S.Level == 1 && (S.Flags & kActiveRegion);
+}
 
 // The current team of threads, for worksharing and barriers: its size and the
 // calling thread's number in it (1 and 0 outside an active region).
@@ -83,7 +87,8 @@ INLINE uint32_t threadInTeam() { return inActiveRegion(threadState()) ? hwThread
 INLINE void enterRegion(ThreadState &S, uint32_t TeamSize) {
   S.TeamSize = static_cast<uint16_t>(TeamSize);
   S.Level = 1;
-  S.Flags = static_cast<uint8_t>((S.Flags & ~(kActiveRegion | kAskedBlockSize)) | (TeamSize > 1 ? kActiveRegion : 0));
+  S.Flags = static_cast<uint8_t>((S.Flags & ~(kActiveRegion | kAskedBlockSize)) |
+                                 (TeamSize > 1 ? kActiveRegion : 0));
 }
 INLINE void leaveRegion(ThreadState &S) {
   S.TeamSize = 1;
@@ -107,7 +112,7 @@ struct DeviceEnvironment {
 };
 DEVICE const DeviceEnvironment &deviceEnvironment();
 
-} // namespace devrtl
+}  // namespace devrtl
 
 // The OpenMP API call the runtime itself uses (defined in state.cu).
 ENTRY int omp_get_thread_num();

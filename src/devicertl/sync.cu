@@ -19,15 +19,16 @@ ENTRY void omp_set_lock(omp_lock_t *Lock) { spinLock(&Lock->Word); }
 ENTRY void omp_unset_lock(omp_lock_t *Lock) { spinUnlock(&Lock->Word); }
 ENTRY int omp_test_lock(omp_lock_t *Lock) {
   uint32_t Expected = kUnlocked;
-  if (!atomicCompareExchange(&Lock->Word, Expected, kLocked))
-    return 0;
+  if (!atomicCompareExchange(&Lock->Word, Expected, kLocked)) return 0;
   fenceDevice();
   return 1;
 }
 
 ENTRY int32_t __kmpc_master(IdentTy *, int32_t) { return omp_get_thread_num() == 0; }
 ENTRY void __kmpc_end_master(IdentTy *, int32_t) {}
-ENTRY int32_t __kmpc_masked(IdentTy *, int32_t, int32_t Filter) { return omp_get_thread_num() == Filter; }
+ENTRY int32_t __kmpc_masked(IdentTy *, int32_t, int32_t Filter) {
+  return omp_get_thread_num() == Filter;
+}
 ENTRY void __kmpc_end_masked(IdentTy *, int32_t) {}
 // single: the team's thread 0 runs it (clang adds the barrier after it unless
 // nowait).

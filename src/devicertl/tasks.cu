@@ -34,7 +34,9 @@ struct TaskDescriptor {
 struct alignas(16) TaskHeader {
   bool LockHeldBefore;
 };
-INLINE TaskHeader *headerOf(TaskDescriptor *Task) { return reinterpret_cast<TaskHeader *>(Task) - 1; }
+INLINE TaskHeader *headerOf(TaskDescriptor *Task) {
+  return reinterpret_cast<TaskHeader *>(Task) - 1;
+}
 
 GLOBAL uint32_t TaskReductionLock;
 // The task group handed out for a reduction(task, ...) clause: its tasks
@@ -52,13 +54,14 @@ INLINE void completeTask(TaskDescriptor *Task) {
   }
   free(headerOf(Task));
 }
-} // namespace
+}  // namespace
 
 ENTRY TaskDescriptor *__kmpc_omp_task_alloc(IdentTy *, int32_t, int32_t, uint64_t DescriptorBytes,
-                                            uint64_t SharedsBytes, int32_t (*Entry)(int32_t, TaskDescriptor *)) {
-  auto *Header = static_cast<TaskHeader *>(malloc(sizeof(TaskHeader) + DescriptorBytes + SharedsBytes));
-  if (!Header)
-    __builtin_trap();  // the device heap is exhausted
+                                            uint64_t SharedsBytes,
+                                            int32_t (*Entry)(int32_t, TaskDescriptor *)) {
+  auto *Header =
+      static_cast<TaskHeader *>(malloc(sizeof(TaskHeader) + DescriptorBytes + SharedsBytes));
+  if (!Header) __builtin_trap();  // the device heap is exhausted
   auto *Task = reinterpret_cast<TaskDescriptor *>(Header + 1);
   Task->Shareds = reinterpret_cast<unsigned char *>(Task) + DescriptorBytes;
   Task->Entry = Entry;
@@ -71,15 +74,17 @@ ENTRY int32_t __kmpc_omp_task(IdentTy *, int32_t Gtid, TaskDescriptor *Task) {
   completeTask(Task);
   return 0;
 }
-ENTRY int32_t __kmpc_omp_task_with_deps(IdentTy *Loc, int32_t Gtid, TaskDescriptor *Task, int32_t, void *, int32_t,
-                                        void *) {
+ENTRY int32_t __kmpc_omp_task_with_deps(IdentTy *Loc, int32_t Gtid, TaskDescriptor *Task, int32_t,
+                                        void *, int32_t, void *) {
   return __kmpc_omp_task(Loc, Gtid, Task);
 }
 // if(0) tasks: clang runs the entry itself between these two calls.
 ENTRY void __kmpc_omp_task_begin_if0(IdentTy *, int32_t, TaskDescriptor *Task) {
   headerOf(Task)->LockHeldBefore = holdsTaskReductionLock();
 }
-ENTRY void __kmpc_omp_task_complete_if0(IdentTy *, int32_t, TaskDescriptor *Task) { completeTask(Task); }
+ENTRY void __kmpc_omp_task_complete_if0(IdentTy *, int32_t, TaskDescriptor *Task) {
+  completeTask(Task);
+}
 ENTRY void __kmpc_omp_wait_deps(IdentTy *, int32_t, int32_t, void *, int32_t, void *) {}
 ENTRY int32_t __kmpc_omp_taskwait(IdentTy *, int32_t) { return 0; }
 ENTRY int32_t __kmpc_omp_taskyield(IdentTy *, int32_t, int32_t) { return 0; }
@@ -88,8 +93,8 @@ ENTRY void __kmpc_end_taskgroup(IdentTy *, int32_t) {}
 
 // A taskloop is one task that runs all its iterations: clang's entry reads
 // the bounds from the descriptor, where clang put them.
-ENTRY void __kmpc_taskloop(IdentTy *Loc, int32_t Gtid, TaskDescriptor *Task, int32_t, uint64_t *, uint64_t *,
-                           int64_t, int32_t, int32_t, uint64_t, void *) {
+ENTRY void __kmpc_taskloop(IdentTy *Loc, int32_t Gtid, TaskDescriptor *Task, int32_t, uint64_t *,
+                           uint64_t *, int64_t, int32_t, int32_t, uint64_t, void *) {
   __kmpc_omp_task(Loc, Gtid, Task);
 }
 
@@ -100,7 +105,9 @@ ENTRY void __kmpc_taskloop(IdentTy *Loc, int32_t Gtid, TaskDescriptor *Task, int
 // group handle is what clang hands back to __kmpc_task_reduction_get_th_data.
 ENTRY void *__kmpc_taskred_init(int32_t, int32_t, void *Data) { return Data; }
 ENTRY void *__kmpc_task_reduction_init(int32_t, int32_t, void *Data) { return Data; }
-ENTRY void *__kmpc_taskred_modifier_init(IdentTy *, int32_t, int32_t, int32_t, void *) { return &ThreadCopyGroup; }
+ENTRY void *__kmpc_taskred_modifier_init(IdentTy *, int32_t, int32_t, int32_t, void *) {
+  return &ThreadCopyGroup;
+}
 ENTRY void *__kmpc_task_reduction_modifier_init(IdentTy *, int32_t, int32_t, int32_t, void *) {
   return &ThreadCopyGroup;
 }

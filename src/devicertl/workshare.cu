@@ -17,14 +17,14 @@ namespace {
 // per team, and each thread runs its iterations in one loop.
 INLINE bool isImplicitDistributeChunk(int32_t Kind, int64_t Chunk) {
   ThreadState &S = threadState();
-  if (!(S.Flags & kAskedBlockSize))
-    return false;
+  if (!(S.Flags & kAskedBlockSize)) return false;
   S.Flags = static_cast<uint8_t>(S.Flags & ~kAskedBlockSize);
   return scheduleWithoutModifiers(Kind) == kSchedDistributeStaticChunked && Chunk == hwBlockSize();
 }
 
 template <typename T, typename ST>
-INLINE void staticInit(int32_t Kind, int32_t *LastIter, T *Lower, T *Upper, ST *Stride, ST Increment, ST Chunk) {
+INLINE void staticInit(int32_t Kind, int32_t *LastIter, T *Lower, T *Upper, ST *Stride,
+                       ST Increment, ST Chunk) {
   // distribute schedules deal to the league's teams, the others to the
   // current team's threads.
   bool Distribute = isDistributeSchedule(Kind);
@@ -34,8 +34,7 @@ INLINE void staticInit(int32_t Kind, int32_t *LastIter, T *Lower, T *Upper, ST *
   uint32_t Workers = Distribute ? numBlocks() : teamSize();
   int32_t Last = 0;
   staticBounds(Kind, Id, Workers, *Lower, *Upper, *Stride, Increment, Chunk, Last);
-  if (LastIter)
-    *LastIter = Last;
+  if (LastIter) *LastIter = Last;
 }
 
 // A team of one (a team's sequential part, a serialized region) runs a
@@ -57,8 +56,7 @@ INLINE void dispatchInit(int32_t Kind, T Lower, T Upper, ST Increment, ST Chunk)
     SoloLoop *Loop = nullptr;
     if (tripCount(Lower, Upper, Increment) > 0) {
       Loop = static_cast<SoloLoop *>(malloc(sizeof(SoloLoop)));
-      if (!Loop)
-        __builtin_trap();
+      if (!Loop) __builtin_trap();
       Loop->Lower = static_cast<int64_t>(Lower);
       Loop->Upper = static_cast<int64_t>(Upper);
     }
@@ -90,14 +88,12 @@ INLINE int32_t dispatchNext(int32_t *LastIter, T *Lower, T *Upper, ST *Stride) {
   uint32_t Threads = teamSize();
   if (Threads == 1) {
     SoloLoop *Loop = SoloLoops[hwThreadId()];
-    if (!Loop)
-      return 0;
+    if (!Loop) return 0;
     *Lower = static_cast<T>(Loop->Lower);
     *Upper = static_cast<T>(Loop->Upper);
     free(Loop);
     SoloLoops[hwThreadId()] = nullptr;
-    if (LastIter)
-      *LastIter = 1;
+    if (LastIter) *LastIter = 1;
     *Stride = 1;
     return 1;
   }
@@ -107,37 +103,32 @@ INLINE int32_t dispatchNext(int32_t *LastIter, T *Lower, T *Upper, ST *Stride) {
     // Chunks proportional to what is left, never below the chunk size.
     uint64_t Seen = atomicLoad(&D.Next);
     do {
-      if (Seen >= D.TripCount)
-        return 0;
+      if (Seen >= D.TripCount) return 0;
       uint64_t Left = D.TripCount - Seen;
       Count = Left / (2 * static_cast<uint64_t>(Threads));
-      if (Count < D.Chunk)
-        Count = D.Chunk;
-      if (Count > Left)
-        Count = Left;
+      if (Count < D.Chunk) Count = D.Chunk;
+      if (Count > Left) Count = Left;
     } while (!atomicCompareExchange(&D.Next, Seen, Seen + Count));
     Start = Seen;
   } else {
     Start = atomicAdd(&D.Next, D.Chunk);
-    if (Start >= D.TripCount)
-      return 0;
+    if (Start >= D.TripCount) return 0;
     Count = D.TripCount - Start < D.Chunk ? D.TripCount - Start : D.Chunk;
   }
   uint64_t Step = static_cast<uint64_t>(D.Increment);
   *Lower = static_cast<T>(static_cast<uint64_t>(D.Lower) + Start * Step);
   *Upper = static_cast<T>(static_cast<uint64_t>(D.Lower) + (Start + Count - 1) * Step);
   *Stride = 1;
-  if (LastIter)
-    *LastIter = Start + Count == D.TripCount;
+  if (LastIter) *LastIter = Start + Count == D.TripCount;
   return 1;
 }
 
-} // namespace
+}  // namespace
 
-#define DEVRTL_STATIC_INIT(Name, T, ST)                                                                        \
-  ENTRY void Name(IdentTy *, int32_t, int32_t Kind, int32_t *LastIter, T *Lower, T *Upper, ST *Stride,        \
-                  ST Increment, ST Chunk) {                                                                    \
-    staticInit<T, ST>(Kind, LastIter, Lower, Upper, Stride, Increment, Chunk);                                 \
+#define DEVRTL_STATIC_INIT(Name, T, ST)                                                    \
+  ENTRY void Name(IdentTy *, int32_t, int32_t Kind, int32_t *LastIter, T *Lower, T *Upper, \
+                  ST *Stride, ST Increment, ST Chunk) {                                    \
+    staticInit<T, ST>(Kind, LastIter, Lower, Upper, Stride, Increment, Chunk);             \
   }
 DEVRTL_STATIC_INIT(__kmpc_for_static_init_4, int32_t, int32_t)
 DEVRTL_STATIC_INIT(__kmpc_for_static_init_4u, uint32_t, int32_t)
@@ -152,15 +143,15 @@ DEVRTL_STATIC_INIT(__kmpc_distribute_static_init_8u, uint64_t, int64_t)
 ENTRY void __kmpc_for_static_fini(IdentTy *, int32_t) {}
 ENTRY void __kmpc_distribute_static_fini(IdentTy *, int32_t) {}
 
-#define DEVRTL_DISPATCH(Suffix, T, ST)                                                                         \
-  ENTRY void __kmpc_dispatch_init_##Suffix(IdentTy *, int32_t, int32_t Kind, T Lower, T Upper, ST Increment,  \
-                                           ST Chunk) {                                                         \
-    dispatchInit<T, ST>(Kind, Lower, Upper, Increment, Chunk);                                                 \
-  }                                                                                                            \
-  ENTRY int32_t __kmpc_dispatch_next_##Suffix(IdentTy *, int32_t, int32_t *LastIter, T *Lower, T *Upper,       \
-                                              ST *Stride) {                                                    \
-    return dispatchNext<T, ST>(LastIter, Lower, Upper, Stride);                                                \
-  }                                                                                                            \
+#define DEVRTL_DISPATCH(Suffix, T, ST)                                                         \
+  ENTRY void __kmpc_dispatch_init_##Suffix(IdentTy *, int32_t, int32_t Kind, T Lower, T Upper, \
+                                           ST Increment, ST Chunk) {                           \
+    dispatchInit<T, ST>(Kind, Lower, Upper, Increment, Chunk);                                 \
+  }                                                                                            \
+  ENTRY int32_t __kmpc_dispatch_next_##Suffix(IdentTy *, int32_t, int32_t *LastIter, T *Lower, \
+                                              T *Upper, ST *Stride) {                          \
+    return dispatchNext<T, ST>(LastIter, Lower, Upper, Stride);                                \
+  }                                                                                            \
   ENTRY void __kmpc_dispatch_fini_##Suffix(IdentTy *, int32_t) {}
 DEVRTL_DISPATCH(4, int32_t, int32_t)
 DEVRTL_DISPATCH(4u, uint32_t, int32_t)

@@ -45,7 +45,7 @@ struct KernelLaunch {
   int32_t ThreadLimit;  // 0 when unspecified
   uint64_t LoopTripCount;
   bool IsTeamRegion;
-  const char *Name;     // kernel name from the image, never null
+  const char *Name;  // kernel name from the image, never null
 };
 
 }  // namespace omptarget::plugin

@@ -19,7 +19,8 @@ GenericDevice &deviceOf(void *Handle) { return *static_cast<GenericDevice *>(Han
 
 // The checked way, out of the fast paths' frames.
 template <typename FnT>
-[[gnu::noinline, gnu::cold]] int32_t checked(const GenericDevice &D, const char *Call, FnT &&Body) noexcept {
+[[gnu::noinline, gnu::cold]] int32_t checked(const GenericDevice &D, const char *Call,
+                                             FnT &&Body) noexcept {
   return reportFailures(D.plugin(), Call, std::forward<FnT>(Body));
 }
 }  // namespace
@@ -57,8 +58,9 @@ int32_t dataSubmit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
                    __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
   if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, TgtPtr, HstPtr, AsyncInfo)))
-    [[unlikely]]
-    return checked(D, "data_submit_async", [&] { return D.dataSubmit(TgtPtr, HstPtr, Size, AsyncInfo); });
+      [[unlikely]]
+    return checked(D, "data_submit_async",
+                   [&] { return D.dataSubmit(TgtPtr, HstPtr, Size, AsyncInfo); });
   return reportFailures(D.plugin(), "data_submit_async", [&] {
     return D.submitUnchecked(TgtPtr, HstPtr, static_cast<size_t>(Size), *AsyncInfo);
   });
@@ -68,8 +70,9 @@ int32_t dataRetrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
                      __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
   if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, HstPtr, TgtPtr, AsyncInfo)))
-    [[unlikely]]
-    return checked(D, "data_retrieve_async", [&] { return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo); });
+      [[unlikely]]
+    return checked(D, "data_retrieve_async",
+                   [&] { return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo); });
   return reportFailures(D.plugin(), "data_retrieve_async", [&] {
     return D.retrieveUnchecked(HstPtr, TgtPtr, static_cast<size_t>(Size), *AsyncInfo);
   });
@@ -95,7 +98,8 @@ int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, in
                             Teams, AsyncInfo);
     });
   return reportFailures(D.plugin(), EntryName, [&] {
-    KernelLaunch L{Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, Teams, Name};
+    KernelLaunch L{Entry,       Args,          Offsets, NumArgs, NumTeams,
+                   ThreadLimit, LoopTripCount, Teams,   Name};
     return D.launchUnchecked(Teams ? "run_target_team_region" : "run_target_region", L, *AsyncInfo);
   });
 }

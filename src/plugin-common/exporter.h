@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "generic_plugin.h"
-#include "report_failures.h"
 #include "omptarget/plugin_abi.h"
+#include "report_failures.h"
 
 // Every entry, declared from the X-macro: a definition whose signature
 // differs from plugin_abi.h is a compile error, and a missing one is a link

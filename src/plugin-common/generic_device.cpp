@@ -30,18 +30,20 @@ Status GenericDevice::init() {
   if (Status S = initImpl(); !S) return S;
   Initialized_ = true;  // from here on deinit() must run deinitImpl()
   // Initial pool sizes (the pools grow on demand beyond them).
-  auto Queues = static_cast<size_t>(env::getInt(
-      "LIBOMPTARGET_NUM_INITIAL_STREAMS", static_cast<int64_t>(defaultInitialQueues()), 0, 1024));
-  auto Events = static_cast<size_t>(env::getInt(
-      "LIBOMPTARGET_NUM_INITIAL_EVENTS", static_cast<int64_t>(defaultInitialEvents()), 0, 1024));
+  auto Queues =
+      static_cast<size_t>(env::getInt("LIBOMPTARGET_NUM_INITIAL_STREAMS",
+                                      static_cast<int64_t>(defaultInitialQueues()), 0, 1024));
+  auto Events =
+      static_cast<size_t>(env::getInt("LIBOMPTARGET_NUM_INITIAL_EVENTS",
+                                      static_cast<int64_t>(defaultInitialEvents()), 0, 1024));
   // Devices with stream-ordered allocation reuse memory in stream order
   // themselves; a cache shared by all streams would break that order.
-  auto Threshold = hasAsyncAllocation()
-                       ? 0
-                       : static_cast<size_t>(env::getInt(
-                             "LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD",
-                             static_cast<int64_t>(MemoryManager::kDefaultThreshold), 0,
-                             static_cast<int64_t>(MemoryManager::kMaxThreshold)));
+  auto Threshold =
+      hasAsyncAllocation()
+          ? 0
+          : static_cast<size_t>(env::getInt("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD",
+                                            static_cast<int64_t>(MemoryManager::kDefaultThreshold),
+                                            0, static_cast<int64_t>(MemoryManager::kMaxThreshold)));
   MemoryManager_.setThreshold(Threshold);
   SharedQueue_ = sharedQueue();
   if (SharedQueue_) Queues = 0;  // every construct uses the shared queue: no pool queues
@@ -91,18 +93,19 @@ Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_imag
                      Count.error().message().c_str(), kRebuildHint);
   for (size_t I = 0; I < *Count; ++I)
     if (!Image.EntriesBegin[I].name)
-      return makeError("load_binary: device %d: entry %zu of the image has no name (%s)", DeviceId_, I,
-                       kRebuildHint);
+      return makeError("load_binary: device %d: entry %zu of the image has no name (%s)", DeviceId_,
+                       I, kRebuildHint);
 
   Expected<std::unique_ptr<DeviceImage>> Loaded = loadImageImpl(Image);
-  if (!Loaded) return makeError("load_binary: device %d: %s", DeviceId_, Loaded.error().message().c_str());
+  if (!Loaded)
+    return makeError("load_binary: device %d: %s", DeviceId_, Loaded.error().message().c_str());
   DeviceImage &Img = **Loaded;
 
   std::vector<std::pair<void *, const char *>> NewKernels;
   for (size_t I = 0; I < *Count; ++I) {
     const __tgt_offload_entry *E = &Image.EntriesBegin[I];
-    Expected<void *> Addr = E->size == 0 ? getKernelImpl(Img, E->name, I)
-                                         : getGlobalImpl(Img, E->name, E->size, I);
+    Expected<void *> Addr =
+        E->size == 0 ? getKernelImpl(Img, E->name, I) : getGlobalImpl(Img, E->name, E->size, I);
     if (!Addr)
       return makeError("load_binary: device %d: cannot resolve %s '%s': %s", DeviceId_,
                        E->size == 0 ? "kernel" : "global", E->name, Addr.error().message().c_str());
@@ -118,7 +121,8 @@ Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_imag
   // Publish a new table: the old one plus this image's kernels (an entry
   // already known keeps its first name). Launches may still read the old one.
   auto Table = std::make_unique<KernelTable>();
-  if (const KernelTable *Old = Kernels_.load(std::memory_order_relaxed)) Table->Sorted = Old->Sorted;
+  if (const KernelTable *Old = Kernels_.load(std::memory_order_relaxed))
+    Table->Sorted = Old->Sorted;
   for (auto &[Addr, Name] : NewKernels) {
     auto Pos = std::lower_bound(Table->Sorted.begin(), Table->Sorted.end(), Addr,
                                 [](const auto &P, void *A) { return P.first < A; });
@@ -168,7 +172,8 @@ Status GenericDevice::synchronize(__tgt_async_info *AsyncInfo) {
     return {};
   }
   if (!QueuePool_.isInUse(Queue))
-    return makeError("synchronize: device %d: queue %p does not belong to this device", DeviceId_, Queue);
+    return makeError("synchronize: device %d: queue %p does not belong to this device", DeviceId_,
+                     Queue);
   Status S = synchronizeImpl(Queue);
   // The queue goes back to the pool even on failure: the caller's
   // AsyncInfo must end up empty (the core checks Queue == nullptr).
@@ -193,9 +198,10 @@ Status GenericDevice::releaseAsyncInfo(__tgt_async_info *AsyncInfo) {
     auto It = std::find_if(AsyncInfos_.begin(), AsyncInfos_.end(),
                            [&](const auto &AI) { return AI.get() == AsyncInfo; });
     if (It == AsyncInfos_.end())
-      return makeError("release_async_info: device %d: %p was not returned by init_async_info on "
-                       "this device, or was released already",
-                       DeviceId_, static_cast<void *>(AsyncInfo));
+      return makeError(
+          "release_async_info: device %d: %p was not returned by init_async_info on "
+          "this device, or was released already",
+          DeviceId_, static_cast<void *>(AsyncInfo));
     Owned = std::move(*It);
     *It = std::move(AsyncInfos_.back());
     AsyncInfos_.pop_back();
@@ -230,7 +236,8 @@ bool GenericDevice::isDataExchangeable(const GenericDevice &Dst) const {
 
 void GenericDevice::printInfo() {
   std::printf("    Plugin:                        %s\n", Plugin_.name().c_str());
-  std::printf("    Device number:                 %d of %d\n", DeviceId_, Plugin_.numberOfDevices());
+  std::printf("    Device number:                 %d of %d\n", DeviceId_,
+              Plugin_.numberOfDevices());
   std::printf("    Loaded images:                 %zu\n", numImages());
   std::printf("    Queues created:                %zu\n", QueuePool_.numCreated());
   std::printf("    Events created:                %zu\n", EventPool_.numCreated());

@@ -36,24 +36,24 @@
 // every published table stays alive until deinit. AsyncInfosMutex_ guards
 // AsyncInfos_. The queue and event pools and the memory manager lock
 // themselves. Initialized_ and SharedQueue_ are written by init/deinit only,
-// before or after every other call; DeferredRetrievesAccepted_ is atomic. The operations on one queue are ordered by
-// the caller.
+// before or after every other call; DeferredRetrievesAccepted_ is atomic. The operations on one
+// queue are ordered by the caller.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
-#include <deque>
-#include <atomic>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "device_image.h"
-#include "memory_manager.h"
 #include "error.h"
+#include "memory_manager.h"
 #include "omptarget/abi.h"
 #include "omptarget/plugin_abi.h"
 #include "resource_pool.h"
@@ -84,7 +84,8 @@ class GenericDevice {
   Expected<__tgt_target_table *> loadBinary(const __tgt_device_image &Image);
 
   // Allocation; AsyncInfo may be null (synchronous entry points).
-  Expected<void *> dataAlloc(int64_t Size, void *HostPtr, int32_t Kind, __tgt_async_info *AsyncInfo);
+  Expected<void *> dataAlloc(int64_t Size, void *HostPtr, int32_t Kind,
+                             __tgt_async_info *AsyncInfo);
   Status dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo);
 
   Status dataSubmit(void *TgtPtr, const void *HstPtr, int64_t Size, __tgt_async_info *AsyncInfo);
@@ -140,8 +141,12 @@ class GenericDevice {
   // The core reads host memory written by a retrieve only after the queue's
   // synchronize (declared through __tgt_rtl_accept_deferred_retrieves), so
   // plugins may land such copies at synchronize.
-  void acceptDeferredRetrieves() { DeferredRetrievesAccepted_.store(true, std::memory_order_relaxed); }
-  bool deferredRetrievesAccepted() const { return DeferredRetrievesAccepted_.load(std::memory_order_relaxed); }
+  void acceptDeferredRetrieves() {
+    DeferredRetrievesAccepted_.store(true, std::memory_order_relaxed);
+  }
+  bool deferredRetrievesAccepted() const {
+    return DeferredRetrievesAccepted_.load(std::memory_order_relaxed);
+  }
 
   // A device may put its own functions into its direct table (filled with
   // the generic ones when this is called), for operations it can do in fewer
@@ -191,7 +196,8 @@ class GenericDevice {
   // on this device), or nullptr. Lock-free; the name stays valid until deinit.
   const char *kernelToLaunch(void *Entry, void *const *Args, const ptrdiff_t *Offsets,
                              int32_t NumArgs, const __tgt_async_info *AsyncInfo) const {
-    return launchArgsWellFormed(Entry, Args, Offsets, NumArgs, AsyncInfo) ? findKernel(Entry) : nullptr;
+    return launchArgsWellFormed(Entry, Args, Offsets, NumArgs, AsyncInfo) ? findKernel(Entry)
+                                                                          : nullptr;
   }
   // Its first half: an entry, the argument arrays there when NumArgs > 0,
   // an AsyncInfo.
@@ -206,8 +212,10 @@ class GenericDevice {
   // TgtPtr is non-null; *Cached tells whether the memory manager kept it.
   Status deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo, bool *Cached);
   // Size > 0, non-null pointers.
-  Status submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size, __tgt_async_info &AsyncInfo);
-  Status retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size, __tgt_async_info &AsyncInfo);
+  Status submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size,
+                         __tgt_async_info &AsyncInfo);
+  Status retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size,
+                           __tgt_async_info &AsyncInfo);
   Status exchangeUnchecked(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
                            __tgt_async_info &AsyncInfo);
   // L.Name is kernelToLaunch's answer for L's arguments.
@@ -222,24 +230,27 @@ class GenericDevice {
   // "<Call>: device <id>: <Why's message>", and the same with "kernel
   // <Name>: " before the message (cold: only on failure).
   [[gnu::cold, gnu::noinline]] Error opFailed(const char *Call, Error Why) const;
-  [[gnu::cold, gnu::noinline]] Error kernelFailed(const char *Call, const char *Name, Error Why) const;
+  [[gnu::cold, gnu::noinline]] Error kernelFailed(const char *Call, const char *Name,
+                                                  Error Why) const;
 
  private:
   // The halves' own helpers (generic_device_ops.cpp).
   // The slow halves of allocUnchecked and deleteUnchecked: the cache had
   // no block (the device allocates), the pointer is no live cache block.
   [[gnu::noinline]] Expected<void *> allocFromDevice(const char *Call, size_t Size, void *HostPtr,
-                                                     abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo);
+                                                     abi::TargetAllocKind Kind,
+                                                     __tgt_async_info *AsyncInfo);
   [[gnu::noinline]] Status freeToDevice(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
                                         bool *Cached);
-  [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind,
-                                                 Error Why) const;
+  [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size,
+                                                 abi::TargetAllocKind Kind, Error Why) const;
   [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;
 
   // Runs Issue(queue of AsyncInfo); a failure reads "<Call>: device <id>:
   // [kernel <Kernel>: ]<why>".
   template <typename IssueFn>
-  Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel, IssueFn &&Issue);
+  Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel,
+                 IssueFn &&Issue);
 
   // The queue of AsyncInfo, taken on first use: the shared queue, or one
   // of the pool (acquireQueue).
@@ -250,7 +261,6 @@ class GenericDevice {
     return acquireQueue(AsyncInfo);
   }
   [[gnu::noinline]] Expected<void *> acquireQueue(__tgt_async_info &AsyncInfo);
-
 
  protected:
   // ======== (c) Subclass hooks ========
@@ -264,7 +274,8 @@ class GenericDevice {
   // constructor/destructor kernels of declare-target globals.
   virtual Expected<std::unique_ptr<DeviceImage>> loadImageImpl(const __tgt_device_image &Image) = 0;
   virtual Expected<void *> getKernelImpl(DeviceImage &Image, const char *Name, size_t Index) = 0;
-  virtual Expected<void *> getGlobalImpl(DeviceImage &Image, const char *Name, size_t Size, size_t Index) = 0;
+  virtual Expected<void *> getGlobalImpl(DeviceImage &Image, const char *Name, size_t Size,
+                                         size_t Index) = 0;
 
   virtual Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) = 0;
   virtual Status freeImpl(void *TgtPtr) = 0;
@@ -335,9 +346,9 @@ class GenericDevice {
   };
   mutable std::shared_mutex ImagesMutex_;  // guards the three below, serialises loads
   std::vector<std::unique_ptr<DeviceImage>> Images_;
-  std::deque<std::string> KernelNames_;                          // stable storage of names
+  std::deque<std::string> KernelNames_;                           // stable storage of names
   std::vector<std::unique_ptr<const KernelTable>> KernelTables_;  // every version published
-  std::atomic<const KernelTable *> Kernels_{nullptr};            // the current version (no lock)
+  std::atomic<const KernelTable *> Kernels_{nullptr};             // the current version (no lock)
 
   MemoryManager MemoryManager_;  // locks itself
 

@@ -23,8 +23,9 @@ Error opError(const char *Call, int32_t Dev, const std::string &Why) {
 // Inline into each half: their fast paths are a few instructions around
 // the hook; the errors are formatted out of line.
 template <typename IssueFn>
-[[gnu::always_inline]] inline Status GenericDevice::onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel,
-                              IssueFn &&Issue) {
+[[gnu::always_inline]] inline Status GenericDevice::onQueue(__tgt_async_info &AsyncInfo,
+                                                            const char *Call, const char *Kernel,
+                                                            IssueFn &&Issue) {
   void *Q = AsyncInfo.Queue;
   if (!Q) [[unlikely]] {
     Expected<void *> Taken = queueOf(AsyncInfo);
@@ -65,31 +66,36 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
 // A cached block first (the cache takes only synchronous default-kind
 // sizes: its threshold is 0 on devices with stream-ordered allocation).
 Expected<void *> GenericDevice::allocUnchecked(const char *Call, size_t Size, void *HostPtr,
-                                               abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
+                                               abi::TargetAllocKind Kind,
+                                               __tgt_async_info *AsyncInfo) {
   if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size)) [[likely]]
     if (void *Cached = MemoryManager_.takeCached(Size)) return Cached;
   return allocFromDevice(Call, Size, HostPtr, Kind, AsyncInfo);
 }
 
 Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, void *HostPtr,
-                                                abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo) {
+                                                abi::TargetAllocKind Kind,
+                                                __tgt_async_info *AsyncInfo) {
   Expected<void *> Ptr = [&]() -> Expected<void *> {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
       if (!Q) return Q.takeError();
-      return MemoryManager_.retryAfterReleasing([&] { return allocAsyncImpl(Size, HostPtr, Kind, *Q); });
+      return MemoryManager_.retryAfterReleasing(
+          [&] { return allocAsyncImpl(Size, HostPtr, Kind, *Q); });
     }
-    if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size)) return MemoryManager_.allocate(Size);
+    if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size))
+      return MemoryManager_.allocate(Size);
     return MemoryManager_.retryAfterReleasing([&] { return allocImpl(Size, HostPtr, Kind); });
   }();
   if (!Ptr) return allocFailed(Call, Size, Kind, Ptr.takeError());
   return Ptr;
 }
 
-Error GenericDevice::allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind, Error Why) const {
+Error GenericDevice::allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind,
+                                 Error Why) const {
   return opError(Call, DeviceId_,
-                 formatString("cannot allocate %zu bytes (kind %d): %s", Size, static_cast<int>(Kind),
-                              Why.message().c_str()));
+                 formatString("cannot allocate %zu bytes (kind %d): %s", Size,
+                              static_cast<int>(Kind), Why.message().c_str()));
 }
 
 // ---- delete ----
@@ -97,7 +103,8 @@ Error GenericDevice::allocFailed(const char *Call, size_t Size, abi::TargetAlloc
 Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
   if (!TgtPtr) return {};  // like free(NULL)
   bool Cached = false;
-  Status S = deleteUnchecked(AsyncInfo ? "data_delete_async" : "data_delete", TgtPtr, AsyncInfo, &Cached);
+  Status S =
+      deleteUnchecked(AsyncInfo ? "data_delete_async" : "data_delete", TgtPtr, AsyncInfo, &Cached);
   if (S)
     OMPT_TRACE(traceComponent(), "device %d: freed %p%s", DeviceId_, TgtPtr,
                Cached ? " (cached for reuse)" : "");
@@ -138,7 +145,8 @@ Status GenericDevice::freeToDevice(const char *Call, void *TgtPtr, __tgt_async_i
 }
 
 Error GenericDevice::freeFailed(const char *Call, void *TgtPtr, Error Why) const {
-  return opError(Call, DeviceId_, formatString("cannot free %p: %s", TgtPtr, Why.message().c_str()));
+  return opError(Call, DeviceId_,
+                 formatString("cannot free %p: %s", TgtPtr, Why.message().c_str()));
 }
 
 // ---- submit ----
@@ -150,7 +158,8 @@ Status GenericDevice::dataSubmit(void *TgtPtr, const void *HstPtr, int64_t Size,
                    formatString("%s (target %p, host %p, size %" PRId64 ", async info %p)", Why,
                                 TgtPtr, HstPtr, Size, static_cast<void *>(AsyncInfo)));
   if (Size == 0) return {};
-  OMPT_TRACE(traceComponent(), "device %d: submit %" PRId64 " bytes %p -> %p", DeviceId_, Size, HstPtr, TgtPtr);
+  OMPT_TRACE(traceComponent(), "device %d: submit %" PRId64 " bytes %p -> %p", DeviceId_, Size,
+             HstPtr, TgtPtr);
   return submitUnchecked(TgtPtr, HstPtr, static_cast<size_t>(Size), *AsyncInfo);
 }
 
@@ -169,7 +178,8 @@ Status GenericDevice::dataRetrieve(void *HstPtr, const void *TgtPtr, int64_t Siz
                    formatString("%s (host %p, target %p, size %" PRId64 ", async info %p)", Why,
                                 HstPtr, TgtPtr, Size, static_cast<void *>(AsyncInfo)));
   if (Size == 0) return {};
-  OMPT_TRACE(traceComponent(), "device %d: retrieve %" PRId64 " bytes %p -> %p", DeviceId_, Size, TgtPtr, HstPtr);
+  OMPT_TRACE(traceComponent(), "device %d: retrieve %" PRId64 " bytes %p -> %p", DeviceId_, Size,
+             TgtPtr, HstPtr);
   return retrieveUnchecked(HstPtr, TgtPtr, static_cast<size_t>(Size), *AsyncInfo);
 }
 
@@ -187,15 +197,16 @@ Status GenericDevice::dataExchange(const void *SrcPtr, GenericDevice &Dst, void 
     return opError("data_exchange", DeviceId_,
                    formatString("%s (source %p, destination device %d pointer %p, "
                                 "size %" PRId64 ", async info %p)",
-                                Why, SrcPtr, Dst.id(), DstPtr, Size, static_cast<void *>(AsyncInfo)));
+                                Why, SrcPtr, Dst.id(), DstPtr, Size,
+                                static_cast<void *>(AsyncInfo)));
   if (Size == 0) return {};
-  OMPT_TRACE(traceComponent(), "device %d: exchange %" PRId64 " bytes %p -> device %d %p", DeviceId_,
-             Size, SrcPtr, Dst.id(), DstPtr);
+  OMPT_TRACE(traceComponent(), "device %d: exchange %" PRId64 " bytes %p -> device %d %p",
+             DeviceId_, Size, SrcPtr, Dst.id(), DstPtr);
   return exchangeUnchecked(SrcPtr, Dst, DstPtr, static_cast<size_t>(Size), *AsyncInfo);
 }
 
-Status GenericDevice::exchangeUnchecked(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
-                                        __tgt_async_info &AsyncInfo) {
+Status GenericDevice::exchangeUnchecked(const void *SrcPtr, GenericDevice &Dst, void *DstPtr,
+                                        size_t Size, __tgt_async_info &AsyncInfo) {
   return onQueue(AsyncInfo, "data_exchange", nullptr,
                  [&](void *Q) { return exchangeImpl(SrcPtr, Dst, DstPtr, Size, Q); });
 }
@@ -210,12 +221,14 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
   if (!Name) [[unlikely]] {
     // Which half of the test failed: the arguments' shape, or the entry.
     if (!launchArgsWellFormed(Entry, Args, Offsets, NumArgs, AsyncInfo))
-      return opError(Call, DeviceId_,
-                     formatString("invalid arguments (entry %p, args %p, offsets %p, %d argument(s), "
-                                  "async info %p)",
-                                  Entry, static_cast<void *>(Args), static_cast<void *>(Offsets),
-                                  NumArgs, static_cast<void *>(AsyncInfo)));
-    return opError(Call, DeviceId_, formatString("%p is not a kernel loaded on this device", Entry));
+      return opError(
+          Call, DeviceId_,
+          formatString("invalid arguments (entry %p, args %p, offsets %p, %d argument(s), "
+                       "async info %p)",
+                       Entry, static_cast<void *>(Args), static_cast<void *>(Offsets), NumArgs,
+                       static_cast<void *>(AsyncInfo)));
+    return opError(Call, DeviceId_,
+                   formatString("%p is not a kernel loaded on this device", Entry));
   }
   if (Plugin_.infoEnabled(abi::kInfoPluginKernel))
     std::fprintf(stderr,
@@ -224,11 +237,13 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
                  DeviceId_, Name, NumTeams, ThreadLimit, NumArgs, LoopTripCount);
   OMPT_TRACE(traceComponent(), "device %d: launch %s (%d args, %d teams, %d threads)", DeviceId_,
              Name, NumArgs, NumTeams, ThreadLimit);
-  KernelLaunch L{Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, IsTeamRegion, Name};
+  KernelLaunch L{Entry,       Args,          Offsets,      NumArgs, NumTeams,
+                 ThreadLimit, LoopTripCount, IsTeamRegion, Name};
   return launchUnchecked(Call, L, *AsyncInfo);
 }
 
-Status GenericDevice::launchUnchecked(const char *Call, const KernelLaunch &L, __tgt_async_info &AsyncInfo) {
+Status GenericDevice::launchUnchecked(const char *Call, const KernelLaunch &L,
+                                      __tgt_async_info &AsyncInfo) {
   return onQueue(AsyncInfo, Call, L.Name, [&](void *Q) { return launchImpl(L, Q); });
 }
 
@@ -241,7 +256,8 @@ Expected<void *> GenericDevice::createEvent() {
 }
 
 Status GenericDevice::destroyEvent(void *Event) {
-  if (Status S = EventPool_.giveBack(Event); !S) return opError("destroy_event", DeviceId_, S.error().message());
+  if (Status S = EventPool_.giveBack(Event); !S)
+    return opError("destroy_event", DeviceId_, S.error().message());
   return {};
 }
 
@@ -249,24 +265,28 @@ Status GenericDevice::recordEvent(void *Event, __tgt_async_info *AsyncInfo) {
   if (!EventPool_.isInUse(Event) || !AsyncInfo) [[unlikely]]
     return opError("record_event", DeviceId_,
                    formatString("invalid arguments (event %p is %s, async info %p)", Event,
-                                EventPool_.isInUse(Event) ? "live" : "unknown", static_cast<void *>(AsyncInfo)));
+                                EventPool_.isInUse(Event) ? "live" : "unknown",
+                                static_cast<void *>(AsyncInfo)));
   return recordEventUnchecked(Event, *AsyncInfo);
 }
 
 Status GenericDevice::recordEventUnchecked(void *Event, __tgt_async_info &AsyncInfo) {
-  return onQueue(AsyncInfo, "record_event", nullptr, [&](void *Q) { return recordEventImpl(Event, Q); });
+  return onQueue(AsyncInfo, "record_event", nullptr,
+                 [&](void *Q) { return recordEventImpl(Event, Q); });
 }
 
 Status GenericDevice::waitEvent(void *Event, __tgt_async_info *AsyncInfo) {
   if (!EventPool_.isInUse(Event) || !AsyncInfo) [[unlikely]]
     return opError("wait_event", DeviceId_,
                    formatString("invalid arguments (event %p is %s, async info %p)", Event,
-                                EventPool_.isInUse(Event) ? "live" : "unknown", static_cast<void *>(AsyncInfo)));
+                                EventPool_.isInUse(Event) ? "live" : "unknown",
+                                static_cast<void *>(AsyncInfo)));
   return waitEventUnchecked(Event, *AsyncInfo);
 }
 
 Status GenericDevice::waitEventUnchecked(void *Event, __tgt_async_info &AsyncInfo) {
-  return onQueue(AsyncInfo, "wait_event", nullptr, [&](void *Q) { return waitEventImpl(Event, Q); });
+  return onQueue(AsyncInfo, "wait_event", nullptr,
+                 [&](void *Q) { return waitEventImpl(Event, Q); });
 }
 
 Status GenericDevice::syncEvent(void *Event) {
@@ -294,7 +314,8 @@ Expected<void *> GenericDevice::dataLock(void *HstPtr, int64_t Size) {
 
 Status GenericDevice::dataUnlock(void *HstPtr) {
   if (!HstPtr) return opError("data_unlock", DeviceId_, "null host pointer");
-  if (Status S = dataUnlockImpl(HstPtr); !S) return opError("data_unlock", DeviceId_, S.error().message());
+  if (Status S = dataUnlockImpl(HstPtr); !S)
+    return opError("data_unlock", DeviceId_, S.error().message());
   return {};
 }
 

@@ -25,7 +25,8 @@ void GenericPlugin::reportError(const Error &E) const {
 
 Status GenericPlugin::initialize() {
   Expected<int32_t> N = numberOfDevicesImpl();
-  if (!N) return makeError("cannot count the %s devices: %s", Name_.c_str(), N.error().message().c_str());
+  if (!N)
+    return makeError("cannot count the %s devices: %s", Name_.c_str(), N.error().message().c_str());
   ScopedLock Lock(InitMutex_);
   NumDevices_ = *N < 0 ? 0 : *N;
   Owned_.clear();
@@ -72,7 +73,8 @@ Expected<GenericDevice *> GenericPlugin::device(int32_t DeviceId, const char *Ca
     return makeError("%s: invalid device id %d (the %s plugin has %d device(s))", Call, DeviceId,
                      Name_.c_str(), NumDevices_);
   GenericDevice *Dev = Table_[DeviceId].load(std::memory_order_acquire);
-  if (!Dev) return makeError("%s: device %d is not initialised (call init_device first)", Call, DeviceId);
+  if (!Dev)
+    return makeError("%s: device %d is not initialised (call init_device first)", Call, DeviceId);
   return Dev;
 }
 

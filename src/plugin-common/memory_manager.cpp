@@ -32,8 +32,9 @@ Expected<bool> MemoryManager::deallocate(void *Ptr) {
   if (I == FlatIndex<void *>::kNone) return false;
   Block &B = Blocks_[I];
   if (B.Cached)
-    return makeError("not a live allocation of this device (already freed; the block is cached "
-                     "for reuse)");
+    return makeError(
+        "not a live allocation of this device (already freed; the block is cached "
+        "for reuse)");
   keepLocked(B, I);
   return true;
 }

@@ -54,7 +54,8 @@ class MemoryManager {
   static constexpr size_t kMinClassSize = 64;
   static constexpr size_t kMaxThreshold = size_t{1} << 30;
 
-  MemoryManager(AllocFn Alloc, FreeFn Free) : Alloc_(std::move(Alloc)), FreeBlock_(std::move(Free)) {}
+  MemoryManager(AllocFn Alloc, FreeFn Free)
+      : Alloc_(std::move(Alloc)), FreeBlock_(std::move(Free)) {}
   MemoryManager(const MemoryManager &) = delete;
   MemoryManager &operator=(const MemoryManager &) = delete;
 
@@ -124,13 +125,13 @@ class MemoryManager {
   // freeCache() and forgets the blocks still handed out.
   Status deinit();
 
-  size_t numCached() const;       // blocks in the free lists
-  size_t cachedBytes() const;     // their total class size
-  size_t numHandedOut() const;    // cache blocks currently in use
+  size_t numCached() const;           // blocks in the free lists
+  size_t cachedBytes() const;         // their total class size
+  size_t numHandedOut() const;        // cache blocks currently in use
   size_t numBackendFailures() const;  // backend errors seen by the freeing paths
 
  private:
-  static constexpr unsigned kMinClassLog2 = 6;  // log2(kMinClassSize)
+  static constexpr unsigned kMinClassLog2 = 6;                 // log2(kMinClassSize)
   static constexpr unsigned kNumClasses = 31 - kMinClassLog2;  // up to 2^30
 
   struct Block {

@@ -12,12 +12,14 @@
 namespace omptarget::plugin {
 
 namespace detail {
-[[gnu::cold, gnu::noinline]] inline int32_t reportFailed(const GenericPlugin &Plugin, const Error &E) noexcept {
+[[gnu::cold, gnu::noinline]] inline int32_t reportFailed(const GenericPlugin &Plugin,
+                                                         const Error &E) noexcept {
   Plugin.reportError(E);
   return abi::kOffloadFail;
 }
 // What: the exception's what(), or nullptr for one that is no std::exception.
-[[gnu::cold, gnu::noinline]] inline int32_t reportInternal(const GenericPlugin &Plugin, const char *Call,
+[[gnu::cold, gnu::noinline]] inline int32_t reportInternal(const GenericPlugin &Plugin,
+                                                           const char *Call,
                                                            const char *What) noexcept {
   try {
     Plugin.reportError(What ? makeError("%s: internal error: %s", Call, What)

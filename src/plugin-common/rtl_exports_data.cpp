@@ -62,12 +62,15 @@ int32_t __tgt_rtl_data_alloc_async(int32_t DeviceId, int64_t Size, void *HostPtr
 }
 
 int32_t __tgt_rtl_data_delete(int32_t DeviceId, void *TgtPtr) noexcept {
-  return onDevice(DeviceId, "data_delete", [&](GenericDevice &D) { return D.dataDelete(TgtPtr, nullptr); });
+  return onDevice(DeviceId, "data_delete",
+                  [&](GenericDevice &D) { return D.dataDelete(TgtPtr, nullptr); });
 }
 
-int32_t __tgt_rtl_data_delete_async(int32_t DeviceId, void *TgtPtr, __tgt_async_info *AsyncInfo) noexcept {
+int32_t __tgt_rtl_data_delete_async(int32_t DeviceId, void *TgtPtr,
+                                    __tgt_async_info *AsyncInfo) noexcept {
   return onDevice(DeviceId, "data_delete_async", [&](GenericDevice &D) -> Status {
-    if (!AsyncInfo) return makeError("data_delete_async: device %d: null __tgt_async_info", DeviceId);
+    if (!AsyncInfo)
+      return makeError("data_delete_async: device %d: null __tgt_async_info", DeviceId);
     return D.dataDelete(TgtPtr, AsyncInfo);
   });
 }
@@ -84,7 +87,8 @@ int32_t __tgt_rtl_data_submit_async(int32_t DeviceId, void *TgtPtr, void *HstPtr
                   [&](GenericDevice &D) { return D.dataSubmit(TgtPtr, HstPtr, Size, AsyncInfo); });
 }
 
-int32_t __tgt_rtl_data_retrieve(int32_t DeviceId, void *HstPtr, void *TgtPtr, int64_t Size) noexcept {
+int32_t __tgt_rtl_data_retrieve(int32_t DeviceId, void *HstPtr, void *TgtPtr,
+                                int64_t Size) noexcept {
   return runSync(DeviceId, "data_retrieve", [&](GenericDevice &D, __tgt_async_info *AI) {
     return D.dataRetrieve(HstPtr, TgtPtr, Size, AI);
   });
@@ -92,8 +96,9 @@ int32_t __tgt_rtl_data_retrieve(int32_t DeviceId, void *HstPtr, void *TgtPtr, in
 
 int32_t __tgt_rtl_data_retrieve_async(int32_t DeviceId, void *HstPtr, void *TgtPtr, int64_t Size,
                                       __tgt_async_info *AsyncInfo) noexcept {
-  return onDevice(DeviceId, "data_retrieve_async",
-                  [&](GenericDevice &D) { return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo); });
+  return onDevice(DeviceId, "data_retrieve_async", [&](GenericDevice &D) {
+    return D.dataRetrieve(HstPtr, TgtPtr, Size, AsyncInfo);
+  });
 }
 
 int32_t __tgt_rtl_is_data_exchangable(int32_t SrcDeviceId, int32_t DstDeviceId) noexcept {
@@ -103,17 +108,19 @@ int32_t __tgt_rtl_is_data_exchangable(int32_t SrcDeviceId, int32_t DstDeviceId) 
   return Src && Dst && (*Src)->isDataExchangeable(**Dst) ? 1 : 0;
 }
 
-int32_t __tgt_rtl_data_exchange(int32_t SrcDeviceId, void *SrcPtr, int32_t DstDeviceId, void *DstPtr,
-                                int64_t Size) noexcept {
-  return runSync(SrcDeviceId, "data_exchange", [&](GenericDevice &Src, __tgt_async_info *AI) -> Status {
-    Expected<GenericDevice *> Dst = thePlugin().device(DstDeviceId, "data_exchange");
-    if (!Dst) return Dst.takeError();
-    return Src.dataExchange(SrcPtr, **Dst, DstPtr, Size, AI);
-  });
+int32_t __tgt_rtl_data_exchange(int32_t SrcDeviceId, void *SrcPtr, int32_t DstDeviceId,
+                                void *DstPtr, int64_t Size) noexcept {
+  return runSync(SrcDeviceId, "data_exchange",
+                 [&](GenericDevice &Src, __tgt_async_info *AI) -> Status {
+                   Expected<GenericDevice *> Dst = thePlugin().device(DstDeviceId, "data_exchange");
+                   if (!Dst) return Dst.takeError();
+                   return Src.dataExchange(SrcPtr, **Dst, DstPtr, Size, AI);
+                 });
 }
 
 int32_t __tgt_rtl_data_exchange_async(int32_t SrcDeviceId, void *SrcPtr, int32_t DstDeviceId,
-                                      void *DstPtr, int64_t Size, __tgt_async_info *AsyncInfo) noexcept {
+                                      void *DstPtr, int64_t Size,
+                                      __tgt_async_info *AsyncInfo) noexcept {
   return onDevice(SrcDeviceId, "data_exchange_async", [&](GenericDevice &Src) -> Status {
     Expected<GenericDevice *> Dst = thePlugin().device(DstDeviceId, "data_exchange_async");
     if (!Dst) return Dst.takeError();

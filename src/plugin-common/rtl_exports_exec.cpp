@@ -29,7 +29,8 @@ int32_t __tgt_rtl_run_target_team_region(int32_t DeviceId, void *Entry, void **A
                                          ptrdiff_t *Offsets, int32_t NumArgs, int32_t NumTeams,
                                          int32_t ThreadLimit, uint64_t LoopTripCount) noexcept {
   return runSync(DeviceId, "run_target_team_region", [&](GenericDevice &D, __tgt_async_info *AI) {
-    return D.launchKernel(Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, true, AI);
+    return D.launchKernel(Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount, true,
+                          AI);
   });
 }
 
@@ -45,7 +46,8 @@ int32_t __tgt_rtl_run_target_team_region_async(int32_t DeviceId, void *Entry, vo
 }
 
 int32_t __tgt_rtl_synchronize(int32_t DeviceId, __tgt_async_info *AsyncInfo) noexcept {
-  return onDevice(DeviceId, "synchronize", [&](GenericDevice &D) { return D.synchronize(AsyncInfo); });
+  return onDevice(DeviceId, "synchronize",
+                  [&](GenericDevice &D) { return D.synchronize(AsyncInfo); });
 }
 
 int32_t __tgt_rtl_init_async_info(int32_t DeviceId, __tgt_async_info **AsyncInfo) noexcept {
@@ -65,7 +67,8 @@ int32_t __tgt_rtl_release_async_info(int32_t DeviceId, __tgt_async_info *AsyncIn
 
 // A version this plugin does not know is refused without a message (the core
 // then describes the device by itself), as direct_device does.
-int32_t __tgt_rtl_interop_info(int32_t DeviceId, uint32_t Version, __tgt_interop_info *Info) noexcept {
+int32_t __tgt_rtl_interop_info(int32_t DeviceId, uint32_t Version,
+                               __tgt_interop_info *Info) noexcept {
   if (Version != OMPTARGET_INTEROP_INFO_VERSION) return kFail;
   return onDevice(DeviceId, "interop_info", [&](GenericDevice &D) -> Status {
     if (!Info) return makeError("interop_info: device %d: null __tgt_interop_info", DeviceId);
@@ -74,7 +77,8 @@ int32_t __tgt_rtl_interop_info(int32_t DeviceId, uint32_t Version, __tgt_interop
   });
 }
 
-int32_t __tgt_rtl_init_device_info(int32_t DeviceId, __tgt_device_info *Info, const char **ErrStr) noexcept {
+int32_t __tgt_rtl_init_device_info(int32_t DeviceId, __tgt_device_info *Info,
+                                   const char **ErrStr) noexcept {
   return onDevice(DeviceId, "init_device_info",
                   [&](GenericDevice &D) { return D.initDeviceInfo(Info, ErrStr); });
 }
@@ -86,12 +90,15 @@ int32_t __tgt_rtl_create_event(int32_t DeviceId, void **Event) noexcept {
   });
 }
 
-int32_t __tgt_rtl_record_event(int32_t DeviceId, void *Event, __tgt_async_info *AsyncInfo) noexcept {
-  return onDevice(DeviceId, "record_event", [&](GenericDevice &D) { return D.recordEvent(Event, AsyncInfo); });
+int32_t __tgt_rtl_record_event(int32_t DeviceId, void *Event,
+                               __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "record_event",
+                  [&](GenericDevice &D) { return D.recordEvent(Event, AsyncInfo); });
 }
 
 int32_t __tgt_rtl_wait_event(int32_t DeviceId, void *Event, __tgt_async_info *AsyncInfo) noexcept {
-  return onDevice(DeviceId, "wait_event", [&](GenericDevice &D) { return D.waitEvent(Event, AsyncInfo); });
+  return onDevice(DeviceId, "wait_event",
+                  [&](GenericDevice &D) { return D.waitEvent(Event, AsyncInfo); });
 }
 
 int32_t __tgt_rtl_sync_event(int32_t DeviceId, void *Event) noexcept {
@@ -99,10 +106,12 @@ int32_t __tgt_rtl_sync_event(int32_t DeviceId, void *Event) noexcept {
 }
 
 int32_t __tgt_rtl_destroy_event(int32_t DeviceId, void *Event) noexcept {
-  return onDevice(DeviceId, "destroy_event", [&](GenericDevice &D) { return D.destroyEvent(Event); });
+  return onDevice(DeviceId, "destroy_event",
+                  [&](GenericDevice &D) { return D.destroyEvent(Event); });
 }
 
-int32_t __tgt_rtl_data_lock(int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr) noexcept {
+int32_t __tgt_rtl_data_lock(int32_t DeviceId, void *HstPtr, int64_t Size,
+                            void **LockedPtr) noexcept {
   return onDevice(DeviceId, "data_lock", [&](GenericDevice &D) -> Status {
     if (!LockedPtr) return makeError("data_lock: device %d: null result pointer", DeviceId);
     return toStatus(D.dataLock(HstPtr, Size), LockedPtr);

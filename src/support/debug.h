@@ -34,8 +34,7 @@ void warning(const char *Format, ...) __attribute__((format(printf, 1, 2)));
 #define OMPT_PTR_FMT "0x%016" PRIxPTR
 #define OMPT_PTR(P) (reinterpret_cast<uintptr_t>(P))
 
-#define OMPT_TRACE(Component, ...)                                   \
-  do {                                                               \
-    if (::omptarget::debug::level() > 0)                             \
-      ::omptarget::debug::trace(Component, __VA_ARGS__);             \
+#define OMPT_TRACE(Component, ...)                                                          \
+  do {                                                                                      \
+    if (::omptarget::debug::level() > 0) ::omptarget::debug::trace(Component, __VA_ARGS__); \
   } while (0)

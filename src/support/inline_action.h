@@ -51,13 +51,13 @@ class InlineAction {
     void (*Destroy)(void *);
   };
   template <typename T>
-  static constexpr Ops opsFor = {
-      [](void *P) { return (*static_cast<T *>(P))(); },
-      [](void *From, void *To) {
-        std::construct_at(static_cast<T *>(To), std::move(*static_cast<T *>(From)));
-        std::destroy_at(static_cast<T *>(From));
-      },
-      [](void *P) { std::destroy_at(static_cast<T *>(P)); }};
+  static constexpr Ops opsFor = {[](void *P) { return (*static_cast<T *>(P))(); },
+                                 [](void *From, void *To) {
+                                   std::construct_at(static_cast<T *>(To),
+                                                     std::move(*static_cast<T *>(From)));
+                                   std::destroy_at(static_cast<T *>(From));
+                                 },
+                                 [](void *P) { std::destroy_at(static_cast<T *>(P)); }};
 
   void moveFrom(InlineAction &Other) {
     if (!Other.Ops_) return;

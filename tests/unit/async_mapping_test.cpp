@@ -133,7 +133,8 @@ TEST_F(AsyncMappingTest, ReuseOfInFlightCopyWaitsOnTheEntryEvent) {
   std::atomic<bool> Done{false};
   bool SecondOk = false;
   std::thread T;
-  EXPECT_FALSE(finishesWithin(T, Done, [&] { SecondOk = static_cast<bool>(Second->synchronize()); }, 100))
+  EXPECT_FALSE(finishesWithin(
+      T, Done, [&] { SecondOk = static_cast<bool>(Second->synchronize()); }, 100))
       << "the second queue ran before the copy it depends on";
   ASSERT_TRUE(First.synchronize());
   T.join();
@@ -193,9 +194,13 @@ TEST_F(AsyncMappingTest, PresentModifierStillOrdersTheKernel) {
   std::atomic<bool> Done{false};
   bool RegionOk = false;
   std::thread T;
-  EXPECT_FALSE(finishesWithin(T, Done, [&] {
-    RegionOk = static_cast<bool>(target(0, {map(A.data(), kBytes, TO | kMapPresent | PARAM)}));
-  }, 100)) << "the region completed before the copy it depends on";
+  EXPECT_FALSE(finishesWithin(
+      T, Done,
+      [&] {
+        RegionOk = static_cast<bool>(target(0, {map(A.data(), kBytes, TO | kMapPresent | PARAM)}));
+      },
+      100))
+      << "the region completed before the copy it depends on";
   EXPECT_EQ(fake::eventCounters().Wait, 1u);
   ASSERT_TRUE(First.synchronize());
   T.join();
@@ -398,10 +403,11 @@ class SharedReadersTest : public RuntimeTest {
       Threads.emplace_back([&, T] {
         for (int I = 0; I < kIters; ++I) {
           bool Swap = (I + T) % 2;
-          Status S = Swap ? target(3, {map(B.data(), kBytes, TO | PARAM),
-                                       map(A.data(), kBytes, TO | PARAM)})
-                          : target(2, {map(A.data(), kBytes, TO | PARAM),
-                                       map(B.data(), kBytes, TO | PARAM)});
+          Status S =
+              Swap ? target(3,
+                            {map(B.data(), kBytes, TO | PARAM), map(A.data(), kBytes, TO | PARAM)})
+                   : target(2,
+                            {map(A.data(), kBytes, TO | PARAM), map(B.data(), kBytes, TO | PARAM)});
           if (!S) ++Failed;
         }
       });
@@ -414,7 +420,8 @@ class SharedReadersTest : public RuntimeTest {
     EXPECT_EQ(E.WaitTimeouts, 0u);
     EXPECT_EQ(E.StaleAccesses, 0u);
     if (Events) {
-      EXPECT_GT(E.Wait, 0u) << "no construct ever reused an entry in flight: the test lost its point";
+      EXPECT_GT(E.Wait, 0u)
+          << "no construct ever reused an entry in flight: the test lost its point";
       RecordProperty("event_waits", static_cast<int>(E.Wait));
     }
   }
@@ -479,8 +486,10 @@ class EventFaultTest : public AsyncMappingTest, public ::testing::WithParamInter
 // Core bug [4] (see the top of this file).
 TEST_P(EventFaultTest, FailedEventOnNewEntry) {
   std::vector<int> A = pattern(14);
-  if (GetParam() == 0) fake::failCreateEvent(1);
-  else fake::failRecordEvent(1);
+  if (GetParam() == 0)
+    fake::failCreateEvent(1);
+  else
+    fake::failRecordEvent(1);
   testing::internal::CaptureStderr();
   Status S = begin({map(A.data(), kBytes, TO)});
   testing::internal::GetCapturedStderr();

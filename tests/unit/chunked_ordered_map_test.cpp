@@ -139,8 +139,7 @@ TEST(ChunkedOrderedMap, InsertAfterLookupOfTheSameKeyMatchesStdMap) {
       case 1:  // a lookup of another key in between
         (void)M.around((Rng() % 3000) * 16);
         break;
-      default:
-        break;
+      default: break;
     }
     if (Rng() % 3 == 0) {
       ASSERT_EQ(M.erase(K), Ref.erase(K) == 1);

@@ -39,7 +39,8 @@ class ConcurrencyTest : public RuntimeTest, public ::testing::WithParamInterface
       bool Hold = Rng() % 4 == 0;
       std::vector<Arg> Args;
       for (int K = 0; K < N; ++K) {
-        int64_t Type = (Rng() % 2 ? kMapTo : kMapTo | kMapFrom) | (Hold ? int64_t(kMapOmpxHold) : int64_t(0));
+        int64_t Type =
+            (Rng() % 2 ? kMapTo : kMapTo | kMapFrom) | (Hold ? int64_t(kMapOmpxHold) : int64_t(0));
         Args.push_back(map(Arrays[Order[K]], sizeof Arrays[0], Type));
       }
       if (!begin(Args)) {

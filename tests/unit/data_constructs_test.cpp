@@ -100,7 +100,8 @@ TEST_P(DataTest, ReleaseOfTheLastReferenceFreesWithoutCopying) {
   EXPECT_EQ(fake::counters().Delete, 0u);
   ASSERT_TRUE(end({map(A, sizeof A, 0)}));
   EXPECT_FALSE(entry(A).Mapped);
-  EXPECT_EQ(fake::counters().Delete, 1u) << "the device copy is freed by the construct that drops it";
+  EXPECT_EQ(fake::counters().Delete, 1u)
+      << "the device copy is freed by the construct that drops it";
   EXPECT_EQ(fake::counters().Retrieve, 0u);
   EXPECT_EQ(A[0], 1) << "release copies nothing back";
   // The host range can be mapped anew at once.

@@ -24,36 +24,40 @@ struct Share {
 // schedule steps by Stride until the chunk starts past the loop's end; the
 // others run [Lower, min(Upper, loop end)] once.
 template <typename T, typename ST>
-Share runShare(int32_t Kind, uint32_t Id, uint32_t Workers, T Lower, T Upper, ST Increment, ST Chunk) {
+Share runShare(int32_t Kind, uint32_t Id, uint32_t Workers, T Lower, T Upper, ST Increment,
+               ST Chunk) {
   T Lo = Lower, Hi = Upper;
   ST Stride = 0;
   int32_t Last = 0;
   staticBounds(Kind, Id, Workers, Lo, Hi, Stride, Increment, Chunk, Last);
   Share S;
   S.Last = Last != 0;
-  bool Chunked = Chunk > 0 && (Kind == kSchedStaticChunked || Kind == kSchedDistributeStaticChunked ||
-                               Kind == kSchedOrderedStaticChunked);
+  bool Chunked =
+      Chunk > 0 && (Kind == kSchedStaticChunked || Kind == kSchedDistributeStaticChunked ||
+                    Kind == kSchedOrderedStaticChunked);
   // Wrap-free arithmetic in the loop's type (the simulation must not
   // overflow where clang's loop would not).
-  auto step = [](T V, int64_t D) { return static_cast<T>(static_cast<uint64_t>(V) + static_cast<uint64_t>(D)); };
+  auto step = [](T V, int64_t D) {
+    return static_cast<T>(static_cast<uint64_t>(V) + static_cast<uint64_t>(D));
+  };
   auto inRange = [&](T I, T End) { return Increment > 0 ? I <= End : I >= End; };
-  const uint64_t StepSize = Increment > 0 ? static_cast<uint64_t>(Increment) : 0 - static_cast<uint64_t>(Increment);
+  const uint64_t StepSize =
+      Increment > 0 ? static_cast<uint64_t>(Increment) : 0 - static_cast<uint64_t>(Increment);
   for (int Round = 0; Round < 100000; ++Round) {
     T End = Increment > 0 ? std::min(Hi, Upper) : std::max(Hi, Upper);
-    if (!inRange(Lo, End))
-      break;
+    if (!inRange(Lo, End)) break;
     for (T I = Lo;; I = step(I, Increment)) {
       S.Iterations.push_back(static_cast<int64_t>(I));
       uint64_t Left = Increment > 0 ? static_cast<uint64_t>(End) - static_cast<uint64_t>(I)
                                     : static_cast<uint64_t>(I) - static_cast<uint64_t>(End);
-      if (Left < StepSize)
-        break;
+      if (Left < StepSize) break;
     }
-    if (!Chunked)
-      break;
+    if (!Chunked) break;
     // Past the loop's end (or the type's edge) there is no further chunk.
-    uint64_t Room = Increment > 0 ? static_cast<uint64_t>(std::numeric_limits<T>::max()) - static_cast<uint64_t>(Lo)
-                                  : static_cast<uint64_t>(Lo) - static_cast<uint64_t>(std::numeric_limits<T>::min());
+    uint64_t Room =
+        Increment > 0
+            ? static_cast<uint64_t>(std::numeric_limits<T>::max()) - static_cast<uint64_t>(Lo)
+            : static_cast<uint64_t>(Lo) - static_cast<uint64_t>(std::numeric_limits<T>::min());
     if (Room < (Increment > 0 ? static_cast<uint64_t>(Stride) : 0 - static_cast<uint64_t>(Stride)))
       break;
     Lo = step(Lo, Stride);
@@ -64,18 +68,19 @@ Share runShare(int32_t Kind, uint32_t Id, uint32_t Workers, T Lower, T Upper, ST
 
 template <typename T, typename ST>
 void checkSchedule(int32_t Kind, uint32_t Workers, T Lower, T Upper, ST Increment, ST Chunk) {
-  SCOPED_TRACE(testing::Message() << "kind " << Kind << " workers " << Workers << " lower " << +Lower << " upper "
-                                  << +Upper << " increment " << +Increment << " chunk " << +Chunk);
+  SCOPED_TRACE(testing::Message() << "kind " << Kind << " workers " << Workers << " lower "
+                                  << +Lower << " upper " << +Upper << " increment " << +Increment
+                                  << " chunk " << +Chunk);
   std::map<int64_t, int> Runs;
   int LastWorkers = 0;
   int64_t Final = 0;
   uint64_t Trip = tripCount(Lower, Upper, Increment);
   if (Trip > 0)
-    Final = static_cast<int64_t>(Lower) + static_cast<int64_t>(Trip - 1) * static_cast<int64_t>(Increment);
+    Final = static_cast<int64_t>(Lower) +
+            static_cast<int64_t>(Trip - 1) * static_cast<int64_t>(Increment);
   for (uint32_t Id = 0; Id < Workers; ++Id) {
     Share S = runShare<T, ST>(Kind, Id, Workers, Lower, Upper, Increment, Chunk);
-    for (int64_t I : S.Iterations)
-      ++Runs[I];
+    for (int64_t I : S.Iterations) ++Runs[I];
     if (S.Last) {
       ++LastWorkers;
       EXPECT_NE(std::find(S.Iterations.begin(), S.Iterations.end(), Final), S.Iterations.end())
@@ -83,23 +88,23 @@ void checkSchedule(int32_t Kind, uint32_t Workers, T Lower, T Upper, ST Incremen
     }
   }
   EXPECT_EQ(Runs.size(), Trip);
-  for (auto [I, N] : Runs)
-    EXPECT_EQ(N, 1) << "iteration " << I;
+  for (auto [I, N] : Runs) EXPECT_EQ(N, 1) << "iteration " << I;
   EXPECT_EQ(LastWorkers, Trip > 0 ? 1 : 0);
 }
 
-const int32_t kKinds[] = {kSchedStaticChunked, kSchedStatic, kSchedStaticBalancedChunked,
-                          kSchedDistributeStaticChunked, kSchedDistributeStatic, kSchedOrderedStaticChunked};
+const int32_t kKinds[] = {kSchedStaticChunked,         kSchedStatic,
+                          kSchedStaticBalancedChunked, kSchedDistributeStaticChunked,
+                          kSchedDistributeStatic,      kSchedOrderedStaticChunked};
 
-template <typename T, typename ST> void sweep(T Base) {
+template <typename T, typename ST>
+void sweep(T Base) {
   for (int32_t Kind : kKinds)
     for (uint32_t Workers : {1u, 2u, 3u, 7u, 32u})
       for (int Trip : {0, 1, 2, 5, 31, 32, 33, 100})
         for (ST Chunk : {ST(0), ST(1), ST(3), ST(8), ST(64)}) {
           // An empty unsigned loop from 0 cannot be written as bounds
           // (clang skips such a loop before its schedule is asked for).
-          if (Trip == 0 && !std::is_signed_v<T> && Base == 0)
-            continue;
+          if (Trip == 0 && !std::is_signed_v<T> && Base == 0) continue;
           checkSchedule<T, ST>(Kind, Workers, Base, static_cast<T>(Base + Trip - 1), ST(1), Chunk);
         }
 }
@@ -134,7 +139,8 @@ TEST(DeviceRtlLoopBounds, EmptySharesAtTheTypesEdgeStayEmpty) {
     staticBounds<int32_t, int32_t>(Kind, 5, 8, Lo, Hi, Stride, 1, 1, Last);
     EXPECT_GT(Lo, Hi) << "kind " << Kind;
     EXPECT_EQ(Last, 0);
-    uint64_t ULo = std::numeric_limits<uint64_t>::max() - 2, UHi = std::numeric_limits<uint64_t>::max();
+    uint64_t ULo = std::numeric_limits<uint64_t>::max() - 2,
+             UHi = std::numeric_limits<uint64_t>::max();
     int64_t UStride = 0;
     staticBounds<uint64_t, int64_t>(Kind, 6, 7, ULo, UHi, UStride, 1, 1, Last);
     EXPECT_GT(ULo, UHi) << "kind " << Kind;
@@ -159,4 +165,4 @@ TEST(DeviceRtlLoopBounds, ModifierBitsDoNotChangeTheSchedule) {
   EXPECT_FALSE(isDistributeSchedule(kSchedStatic));
 }
 
-} // namespace
+}  // namespace

@@ -181,37 +181,37 @@ TEST_P(EntryOrderTest, ReuseWaitsForTheCopyInFlight) {
   const uint64_t ReuserQueue = Issued[*Launch].Queue;
   auto Wait = find(Issued, isEvent(OpKind::Wait));
   switch (kind()) {
-  case Personality::Sync:
-    EXPECT_EQ(IssuerQueue, 0u);
-    EXPECT_EQ(ReuserQueue, 0u);
-    [[fallthrough]];
-  case Personality::Async:
-  case Personality::CompletesSync:
-    EXPECT_FALSE(find(Issued, isEvent(OpKind::Record))) << "no event is needed";
-    EXPECT_FALSE(Wait);
-    break;
-  case Personality::AsyncEvents:
-  case Personality::PersistentQueues: {
-    ASSERT_NE(IssuerQueue, ReuserQueue) << "the two constructs shared a queue";
-    ASSERT_TRUE(Wait) << "the reuser's queue does not wait for the copy in flight";
-    EXPECT_EQ(Issued[*Wait].Queue, ReuserQueue);
-    EXPECT_LT(*Wait, *Launch) << "the wait was issued after the kernel it must hold back";
-    auto Record = find(Issued, isEvent(OpKind::Record));
-    ASSERT_TRUE(Record);
-    EXPECT_EQ(Issued[*Record].Queue, IssuerQueue) << "the event was recorded on the wrong queue";
-    EXPECT_GT(*Record, *Copy) << "the event was recorded before the copy it marks";
-    EXPECT_LT(*Record, *Wait);
-    EXPECT_EQ(std::count_if(Issued.begin(), Issued.end(), isEvent(OpKind::Record)), 1);
-    // Executed: the copy, the record's point, the wait, then the kernel.
-    auto RecordRan = find(Executed, isEvent(OpKind::Record));
-    auto WaitRan = find(Executed, isEvent(OpKind::Wait));
-    ASSERT_TRUE(RecordRan);
-    ASSERT_TRUE(WaitRan);
-    EXPECT_LT(*CopyRan, *RecordRan);
-    EXPECT_LT(*RecordRan, *WaitRan);
-    EXPECT_LT(*WaitRan, *KernelRan);
-    break;
-  }
+    case Personality::Sync:
+      EXPECT_EQ(IssuerQueue, 0u);
+      EXPECT_EQ(ReuserQueue, 0u);
+      [[fallthrough]];
+    case Personality::Async:
+    case Personality::CompletesSync:
+      EXPECT_FALSE(find(Issued, isEvent(OpKind::Record))) << "no event is needed";
+      EXPECT_FALSE(Wait);
+      break;
+    case Personality::AsyncEvents:
+    case Personality::PersistentQueues: {
+      ASSERT_NE(IssuerQueue, ReuserQueue) << "the two constructs shared a queue";
+      ASSERT_TRUE(Wait) << "the reuser's queue does not wait for the copy in flight";
+      EXPECT_EQ(Issued[*Wait].Queue, ReuserQueue);
+      EXPECT_LT(*Wait, *Launch) << "the wait was issued after the kernel it must hold back";
+      auto Record = find(Issued, isEvent(OpKind::Record));
+      ASSERT_TRUE(Record);
+      EXPECT_EQ(Issued[*Record].Queue, IssuerQueue) << "the event was recorded on the wrong queue";
+      EXPECT_GT(*Record, *Copy) << "the event was recorded before the copy it marks";
+      EXPECT_LT(*Record, *Wait);
+      EXPECT_EQ(std::count_if(Issued.begin(), Issued.end(), isEvent(OpKind::Record)), 1);
+      // Executed: the copy, the record's point, the wait, then the kernel.
+      auto RecordRan = find(Executed, isEvent(OpKind::Record));
+      auto WaitRan = find(Executed, isEvent(OpKind::Wait));
+      ASSERT_TRUE(RecordRan);
+      ASSERT_TRUE(WaitRan);
+      EXPECT_LT(*CopyRan, *RecordRan);
+      EXPECT_LT(*RecordRan, *WaitRan);
+      EXPECT_LT(*WaitRan, *KernelRan);
+      break;
+    }
   }
   ASSERT_TRUE(end({map(A.data(), kBytes, kMapDelete)}));
   EXPECT_EQ(tableSize(), 0u);
@@ -232,9 +232,8 @@ TEST_P(EntryOrderTest, CopyBackAtTheLastReference) {
     for (int I = 0; I < kInts; ++I) P[I] = -I;
   });
   bool RegionOk = false;
-  std::thread Region([&] {
-    RegionOk = static_cast<bool>(target(1, {map(A.data(), kBytes, TO | FROM | PARAM)}));
-  });
+  std::thread Region(
+      [&] { RegionOk = static_cast<bool>(target(1, {map(A.data(), kBytes, TO | FROM | PARAM)})); });
   G.waitEntered();
   EXPECT_EQ(entry(A.data(), kBytes).Dyn, 2u);
   ASSERT_TRUE(end({map(A.data(), kBytes, FROM)}));

@@ -336,8 +336,8 @@ int32_t launch(int32_t Id, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t
 int32_t runRegion(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t N) {
   return launch(Id, E, A, O, N, false, 0, 0, nullptr);
 }
-int32_t runTeamRegion(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t N, int32_t T,
-                      int32_t L, uint64_t) {
+int32_t runTeamRegion(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t N, int32_t T, int32_t L,
+                      uint64_t) {
   return launch(Id, E, A, O, N, true, T, L, nullptr);
 }
 int32_t runRegionAsync(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t N,
@@ -350,7 +350,9 @@ int32_t runTeamRegionAsync(int32_t Id, void *E, void **A, ptrdiff_t *O, int32_t 
 }
 
 // The direct table: the device handle is the device id + 1.
-int32_t directId(void *Device) { return static_cast<int32_t>(reinterpret_cast<intptr_t>(Device) - 1); }
+int32_t directId(void *Device) {
+  return static_cast<int32_t>(reinterpret_cast<intptr_t>(Device) - 1);
+}
 void countDirect() {
   std::lock_guard<std::mutex> L(S.Mu);
   ++S.Count.Direct;
@@ -382,7 +384,8 @@ int32_t directDevice(int32_t Id, uint32_t Version, __tgt_direct_device *T) {
   T->run_region_async = [](void *D, void *E, void **A, ptrdiff_t *O, int32_t N, int32_t Teams,
                            int32_t Limit, uint64_t, int32_t IsTeams, __tgt_async_info *Q) {
     countDirect();
-    return launch(directId(D), E, A, O, N, IsTeams != 0, IsTeams ? Teams : 0, IsTeams ? Limit : 0, Q);
+    return launch(directId(D), E, A, O, N, IsTeams != 0, IsTeams ? Teams : 0, IsTeams ? Limit : 0,
+                  Q);
   };
   return OK;
 }
@@ -560,11 +563,11 @@ std::unique_ptr<Plugin> makePlugin() {
 
 const char *name(Personality P) {
   switch (P) {
-  case Personality::Sync: return "Sync";
-  case Personality::Async: return "Async";
-  case Personality::AsyncEvents: return "AsyncEvents";
-  case Personality::CompletesSync: return "CompletesSync";
-  case Personality::PersistentQueues: return "PersistentQueues";
+    case Personality::Sync: return "Sync";
+    case Personality::Async: return "Async";
+    case Personality::AsyncEvents: return "AsyncEvents";
+    case Personality::CompletesSync: return "CompletesSync";
+    case Personality::PersistentQueues: return "PersistentQueues";
   }
   return "?";
 }
@@ -688,25 +691,24 @@ void RuntimeTest::TearDown() {
   fake::reset(fake::Config());
 }
 
-
-#define OMPT_BUILD_ARGS(Args)                                                   \
-  std::vector<void *> Bases, Begins, Mappers;                                   \
-  std::vector<int64_t> Sizes, Types;                                            \
-  bool AnyMapper = false;                                                       \
-  for (const Arg &X : Args) {                                                   \
-    Bases.push_back(X.Base);                                                    \
-    Begins.push_back(X.Begin);                                                  \
-    Sizes.push_back(X.Size);                                                    \
-    Types.push_back(X.Type);                                                    \
-    Mappers.push_back(X.Mapper);                                                \
-    AnyMapper |= X.Mapper != nullptr;                                           \
-  }                                                                             \
-  MapArgs A;                                                                    \
-  A.Num = static_cast<int32_t>(Args.size());                                    \
-  A.Bases = Bases.data();                                                       \
-  A.Begins = Begins.data();                                                     \
-  A.Sizes = Sizes.data();                                                       \
-  A.Types = Types.data();                                                       \
+#define OMPT_BUILD_ARGS(Args)                 \
+  std::vector<void *> Bases, Begins, Mappers; \
+  std::vector<int64_t> Sizes, Types;          \
+  bool AnyMapper = false;                     \
+  for (const Arg &X : Args) {                 \
+    Bases.push_back(X.Base);                  \
+    Begins.push_back(X.Begin);                \
+    Sizes.push_back(X.Size);                  \
+    Types.push_back(X.Type);                  \
+    Mappers.push_back(X.Mapper);              \
+    AnyMapper |= X.Mapper != nullptr;         \
+  }                                           \
+  MapArgs A;                                  \
+  A.Num = static_cast<int32_t>(Args.size());  \
+  A.Bases = Bases.data();                     \
+  A.Begins = Begins.data();                   \
+  A.Sizes = Sizes.data();                     \
+  A.Types = Types.data();                     \
   A.Mappers = AnyMapper ? Mappers.data() : nullptr;
 
 Status RuntimeTest::begin(std::vector<Arg> Args) {

@@ -90,7 +90,7 @@ struct Counters {
   uint64_t Alloc = 0, Delete = 0, Submit = 0, Retrieve = 0, Launch = 0, Synchronize = 0,
            InitDevice = 0, LoadBinary = 0, AsyncCalls = 0, AcceptDeferredRetrieves = 0,
            QueueSyncs = 0,  // synchronize calls on a queue that had work
-           Direct = 0;      // calls through the direct table
+      Direct = 0;           // calls through the direct table
 };
 
 struct LaunchRecord {
@@ -150,8 +150,9 @@ std::vector<OpRecord> executed();
 // Events and queues. Counts survive until the next reset().
 struct EventCounters {
   uint64_t Create = 0, Record = 0, Wait = 0, Sync = 0, Destroy = 0;
-  uint64_t QueuesTaken = 0;    // queues taken by a __tgt_async_info (first op on it; not the shared one)
-  uint64_t WaitTimeouts = 0;   // waits whose point never ran (10 s): a missing record/sync
+  uint64_t QueuesTaken =
+      0;  // queues taken by a __tgt_async_info (first op on it; not the shared one)
+  uint64_t WaitTimeouts = 0;  // waits whose point never ran (10 s): a missing record/sync
   // Queued copies (then skipped) and kernels that ran on device memory freed
   // (or freed and allocated again) after they were issued.
   uint64_t StaleAccesses = 0;

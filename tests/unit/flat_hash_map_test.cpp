@@ -54,9 +54,7 @@ TEST(FlatHashMap, MatchesUnorderedMapUnderRandomInsertsAndErases) {
           Ref[K] = V;
           break;
         }
-        case 1:
-          ASSERT_EQ(M.erase(K), Ref.erase(K) == 1) << "step " << Step;
-          break;
+        case 1: ASSERT_EQ(M.erase(K), Ref.erase(K) == 1) << "step " << Step; break;
         default: {
           auto It = Ref.find(K);
           ASSERT_EQ(M.find(K), It == Ref.end() ? 0u : It->second) << "step " << Step;

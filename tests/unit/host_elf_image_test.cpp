@@ -22,7 +22,9 @@ using namespace omptarget::host;
 
 namespace {
 
-bool mentions(const Error &E, const char *Text) { return E.message().find(Text) != std::string::npos; }
+bool mentions(const Error &E, const char *Text) {
+  return E.message().find(Text) != std::string::npos;
+}
 
 // A minimal x86_64 ET_DYN image: one PT_LOAD over the whole file, an entries
 // section of two records at offset/vaddr 256, a name table, three section
@@ -212,7 +214,8 @@ TEST(HostElfImage, RandomCorruptionNeverCrashes) {
     int Flips = 1 + static_cast<int>(Rng() % 8);
     for (int F = 0; F < Flips; ++F) {
       // Mostly the headers, where the offsets and counts are.
-      size_t At = Rng() % 2 ? Rng() % 128 : SyntheticElf::kSectionsAt + Rng() % (3 * sizeof(Elf64_Shdr));
+      size_t At =
+          Rng() % 2 ? Rng() % 128 : SyntheticElf::kSectionsAt + Rng() % (3 * sizeof(Elf64_Shdr));
       Copy[At] = static_cast<std::byte>(Rng());
     }
     std::span<const std::byte> Span(Copy.data(), Copy.size() - Rng() % 16);
@@ -228,7 +231,8 @@ TEST(HostElfImage, RandomCorruptionNeverCrashes) {
     ASSERT_TRUE(L) << L.error().message();
     EXPECT_FALSE(L->Entries.has_value());
   }
-  for (size_t Size = 0; Size < Raw.size(); Size += 1 + Size / 7) (void)parseElfLayout(Real.first(Size));
+  for (size_t Size = 0; Size < Raw.size(); Size += 1 + Size / 7)
+    (void)parseElfLayout(Real.first(Size));
 }
 
 // A "loaded image" in a buffer: records at 0, names from 128, one readable
@@ -250,7 +254,9 @@ struct LoadedImage {
     std::memcpy(Memory + Layout.Entries->Size, &R, sizeof(R));
     Layout.Entries->Size += sizeof(R);
   }
-  Expected<OffloadEntryTable> read() { return OffloadEntryTable::read(Layout, reinterpret_cast<uintptr_t>(Memory)); }
+  Expected<OffloadEntryTable> read() {
+    return OffloadEntryTable::read(Layout, reinterpret_cast<uintptr_t>(Memory));
+  }
 };
 
 TEST(HostOffloadEntries, ResolvesInOrderThenByName) {
@@ -298,14 +304,18 @@ TEST(HostOffloadEntries, CorruptRecordsAreRefused) {
     Img.add(&Img.Targets[0], Outside, 0);
     Expected<OffloadEntryTable> T = Img.read();
     ASSERT_FALSE(T);
-    EXPECT_TRUE(mentions(T.error(), "entry 0 of the image's omp_offloading_entries section has a name pointer"));
+    EXPECT_TRUE(
+        mentions(T.error(),
+                 "entry 0 of the image's omp_offloading_entries section has a name pointer"));
   }
   {
     LoadedImage Img;
     Img.add(nullptr, Img.name("kernel"), 0);
     Expected<OffloadEntryTable> T = Img.read();
     ASSERT_FALSE(T);
-    EXPECT_TRUE(mentions(T.error(), "('kernel') of the image's omp_offloading_entries section has a null address"));
+    EXPECT_TRUE(
+        mentions(T.error(),
+                 "('kernel') of the image's omp_offloading_entries section has a null address"));
   }
   {
     LoadedImage Img;  // a name that runs to the end of the segment without a NUL

@@ -107,8 +107,8 @@ class InteropObjectTest : public ::testing::Test {
   std::unique_ptr<Device> D;
 };
 
-constexpr int kFrId = -1, kFrName = -2, kVendor = -3, kVendorName = -4, kDeviceNum = -5, kPlatform = -6,
-              kDevice = -7, kContext = -8, kTargetSync = -9;
+constexpr int kFrId = -1, kFrName = -2, kVendor = -3, kVendorName = -4, kDeviceNum = -5,
+              kPlatform = -6, kDevice = -7, kContext = -8, kTargetSync = -9;
 
 TEST_F(InteropObjectTest, LlvmCudaPluginIsDescribedAsCuda) {
   make("/some/dir/libomptarget.rtl.cuda.so", baseFunctions());

@@ -49,7 +49,8 @@ void mapperOfPair(void *Handle, void *, void *Begin, int64_t, int64_t Type, void
   __tgt_push_mapper_component(Handle, P->Z, P->Z, sizeof P->Z, Motion, nullptr);
 }
 
-class MapperFaultTest : public RuntimeTest, public ::testing::WithParamInterface<fake::Personality> {
+class MapperFaultTest : public RuntimeTest,
+                        public ::testing::WithParamInterface<fake::Personality> {
  protected:
   fake::Config config() override {
     fake::Config C;
@@ -79,7 +80,8 @@ TEST_P(MapperFaultTest, SecondComponentFailsInEnterData) {
   EXPECT_NE(Err.find("Call to getTargetPointer returned null pointer"), std::string::npos) << Err;
   EXPECT_EQ(fake::counters().Alloc, 2u) << "the fault did not hit the second component";
   EXPECT_TRUE(unmapped(&V, sizeof V)) << "the struct kept the reference its failed mapper took "
-                                         "(DynRef " << entry(&V).Dyn << ")";
+                                         "(DynRef "
+                                      << entry(&V).Dyn << ")";
   EXPECT_TRUE(unmapped(Data, sizeof Data));
   EXPECT_EQ(tableSize(), 0u);
   EXPECT_EQ(fake::liveAllocations(), 0u) << "the struct's device copy leaked";
@@ -107,8 +109,8 @@ TEST_P(MapperFaultTest, MiddleComponentFailsInTargetData) {
   testing::internal::CaptureStderr();
   EXPECT_FALSE(begin({map(Before, sizeof Before, TO), Item}));
   testing::internal::GetCapturedStderr();
-  EXPECT_TRUE(unmapped(P.X, sizeof P.X)) << "X kept the reference its failed mapper took (DynRef "
-                                         << entry(P.X).Dyn << ")";
+  EXPECT_TRUE(unmapped(P.X, sizeof P.X))
+      << "X kept the reference its failed mapper took (DynRef " << entry(P.X).Dyn << ")";
   EXPECT_TRUE(unmapped(P.Y, sizeof P.Y));
   EXPECT_TRUE(unmapped(P.Z, sizeof P.Z));
   EXPECT_EQ(entry(Before).Dyn, 1u) << "an earlier list item is kept, as LLVM 14 keeps it";
@@ -132,7 +134,8 @@ TEST_P(MapperFaultTest, SecondComponentFailsInTargetRegion) {
   EXPECT_NE(Err.find("Call to targetDataBegin failed, abort target."), std::string::npos) << Err;
   EXPECT_EQ(fake::counters().Launch, 0u);
   EXPECT_TRUE(unmapped(&V, sizeof V)) << "the struct kept the reference its failed mapper took "
-                                         "(DynRef " << entry(&V).Dyn << ")";
+                                         "(DynRef "
+                                      << entry(&V).Dyn << ")";
   EXPECT_TRUE(unmapped(Data, sizeof Data));
   EXPECT_TRUE(unmapped(Before, sizeof Before)) << "the failed region kept an earlier argument";
   EXPECT_EQ(tableSize(), 0u);

@@ -35,8 +35,11 @@ TEST_F(MappingTableTest, EmptyTableFindsNothing) {
 TEST_F(MappingTableTest, ContainedRanges) {
   ScopedLock Lock(T.Mutex);
   MapEntry &E = add(0x1000, 0x1100);
-  for (auto [B, S] : std::vector<std::pair<uintptr_t, int64_t>>{
-           {0x1000, 0x100}, {0x1000, 1}, {0x10ff, 1}, {0x1080, 0x80}, {0x1010, 0}}) {
+  for (auto [B, S] : std::vector<std::pair<uintptr_t, int64_t>>{{0x1000, 0x100},
+                                                                {0x1000, 1},
+                                                                {0x10ff, 1},
+                                                                {0x1080, 0x80},
+                                                                {0x1010, 0}}) {
     LookupResult R = look(B, S);
     EXPECT_TRUE(R.IsContained) << std::hex << B << " " << S;
     EXPECT_FALSE(R.ExtendsBefore);

@@ -31,9 +31,13 @@ TEST(PluginAsyncQueue, ImmediateModeRunsOnTheCallingThread) {
   HostQueue Q;
   EXPECT_FALSE(Q.isAsync());
   std::thread::id Ran;
-  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] { Ran = std::this_thread::get_id(); return ok(); }));
+  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] {
+    Ran = std::this_thread::get_id();
+    return ok();
+  }));
   EXPECT_EQ(Ran, std::this_thread::get_id());
-  Status Failed = Q.enqueue(HostOp{HostOp::Kernel, 0, "k"}, [] { return Status(makeError("boom")); });
+  Status Failed =
+      Q.enqueue(HostOp{HostOp::Kernel, 0, "k"}, [] { return Status(makeError("boom")); });
   ASSERT_FALSE(Failed);
   EXPECT_EQ(Failed.error().message(), "boom");  // reported at once, unwrapped
   EXPECT_TRUE(Q.synchronize());
@@ -79,10 +83,17 @@ TEST(PluginAsyncQueue, ErrorsReachSynchronizeWithTheOperationName) {
   HostQueue Q(asyncMode());
   HostEvent E;
   int Ran = 0;
-  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] { ++Ran; return ok(); }));
-  ASSERT_TRUE(Q.enqueue(HostOp{HostOp::Kernel, 0, "vadd"}, [] { return Status(makeError("boom")); }));
+  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] {
+    ++Ran;
+    return ok();
+  }));
+  ASSERT_TRUE(
+      Q.enqueue(HostOp{HostOp::Kernel, 0, "vadd"}, [] { return Status(makeError("boom")); }));
   ASSERT_TRUE(Q.enqueue(HostOp{HostOp::Submit, 64}, [] { return Status(makeError("second")); }));
-  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] { ++Ran; return ok(); }));  // skipped: after an error
+  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] {
+    ++Ran;
+    return ok();
+  }));                       // skipped: after an error
   ASSERT_TRUE(E.record(Q));  // event records still run after an error
   E.sync();                  // so this does not hang
   Status S = Q.synchronize();
@@ -91,7 +102,10 @@ TEST(PluginAsyncQueue, ErrorsReachSynchronizeWithTheOperationName) {
   EXPECT_EQ(Ran, 1);
   // The error was consumed; the queue works again.
   EXPECT_TRUE(Q.synchronize());
-  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] { ++Ran; return ok(); }));
+  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] {
+    ++Ran;
+    return ok();
+  }));
   EXPECT_TRUE(Q.synchronize());
   EXPECT_EQ(Ran, 2);
 }
@@ -114,7 +128,10 @@ TEST(PluginAsyncQueue, DestroyIdleBusyAndUnused) {
   bool Ran = false;
   {
     HostQueue Q(asyncMode(2000));
-    ASSERT_TRUE(Q.enqueue(HostOp{}, [&] { Ran = true; return ok(); }));
+    ASSERT_TRUE(Q.enqueue(HostOp{}, [&] {
+      Ran = true;
+      return ok();
+    }));
   }  // the destructor drains the queue, then joins
   EXPECT_TRUE(Ran);
 }
@@ -132,7 +149,10 @@ TEST(PluginAsyncEvent, QueueWaitsForAnotherQueuesEvent) {
   ASSERT_TRUE(E.record(A));
   ASSERT_TRUE(E.waitOn(B));  // the host does not block
   EXPECT_FALSE(ADone.load());
-  ASSERT_TRUE(B.enqueue(HostOp{}, [&] { Seen = X; return ok(); }));
+  ASSERT_TRUE(B.enqueue(HostOp{}, [&] {
+    Seen = X;
+    return ok();
+  }));
   ASSERT_TRUE(B.synchronize());
   EXPECT_EQ(Seen, 42);
   ASSERT_TRUE(A.synchronize());
@@ -146,7 +166,10 @@ TEST(PluginAsyncEvent, LateRecordFromAnotherThreadOrdersAfterEarlierWork) {
   int X = 0;  // plain: only the event orders the owner's write and B's read (TSan checks)
   std::atomic<bool> Issued{false};
   std::thread Owner([&] {
-    ASSERT_TRUE(A.enqueue(HostOp{HostOp::Submit, 4}, [&] { X = 7; return ok(); }));
+    ASSERT_TRUE(A.enqueue(HostOp{HostOp::Submit, 4}, [&] {
+      X = 7;
+      return ok();
+    }));
     Issued.store(true, std::memory_order_release);
     for (int I = 0; I < 20; ++I) ASSERT_TRUE(A.enqueue(HostOp{}, ok));  // keeps filling A
     ASSERT_TRUE(A.synchronize());
@@ -155,7 +178,10 @@ TEST(PluginAsyncEvent, LateRecordFromAnotherThreadOrdersAfterEarlierWork) {
   int Seen = -1;
   ASSERT_TRUE(E.record(A));  // not A's owner
   ASSERT_TRUE(E.waitOn(B));
-  ASSERT_TRUE(B.enqueue(HostOp{}, [&] { Seen = X; return ok(); }));
+  ASSERT_TRUE(B.enqueue(HostOp{}, [&] {
+    Seen = X;
+    return ok();
+  }));
   ASSERT_TRUE(B.synchronize());
   EXPECT_EQ(Seen, 7);
   Owner.join();
@@ -169,7 +195,10 @@ TEST(PluginAsyncEvent, SyncBlocksTheHostUntilTheRecordRuns) {
   HostQueue A(asyncMode(30000));
   HostEvent E;
   std::atomic<bool> Done{false};
-  ASSERT_TRUE(A.enqueue(HostOp{}, [&] { Done.store(true); return ok(); }));
+  ASSERT_TRUE(A.enqueue(HostOp{}, [&] {
+    Done.store(true);
+    return ok();
+  }));
   ASSERT_TRUE(E.record(A));
   auto Before = Clock::now();
   E.sync();
@@ -184,7 +213,10 @@ TEST(PluginAsyncEvent, NeverRecordedIsComplete) {
   E.sync();
   ASSERT_TRUE(E.waitOn(B));
   bool Ran = false;
-  ASSERT_TRUE(B.enqueue(HostOp{}, [&] { Ran = true; return ok(); }));
+  ASSERT_TRUE(B.enqueue(HostOp{}, [&] {
+    Ran = true;
+    return ok();
+  }));
   ASSERT_TRUE(B.synchronize());
   EXPECT_TRUE(Ran);
 }
@@ -197,13 +229,22 @@ TEST(PluginAsyncEvent, ReRecordingRearmsTheEvent) {
   HostEvent E;
   std::atomic<bool> SlowDone{false};
   bool SeenByB = false, SeenByD = true;
-  ASSERT_TRUE(Slow.enqueue(HostOp{}, [&] { SlowDone.store(true); return ok(); }));
+  ASSERT_TRUE(Slow.enqueue(HostOp{}, [&] {
+    SlowDone.store(true);
+    return ok();
+  }));
   ASSERT_TRUE(E.record(Slow));  // generation 1
   ASSERT_TRUE(E.waitOn(B));     // waits for generation 1
-  ASSERT_TRUE(B.enqueue(HostOp{}, [&] { SeenByB = SlowDone.load(); return ok(); }));
+  ASSERT_TRUE(B.enqueue(HostOp{}, [&] {
+    SeenByB = SlowDone.load();
+    return ok();
+  }));
   ASSERT_TRUE(E.record(Fast));  // generation 2, completes at once
   ASSERT_TRUE(E.waitOn(D));     // waits for generation 2 only
-  ASSERT_TRUE(D.enqueue(HostOp{}, [&] { SeenByD = SlowDone.load(); return ok(); }));
+  ASSERT_TRUE(D.enqueue(HostOp{}, [&] {
+    SeenByD = SlowDone.load();
+    return ok();
+  }));
   ASSERT_TRUE(D.synchronize());
   EXPECT_FALSE(SeenByD);  // D did not wait for the slow queue (300 ms away)
   E.sync();               // generation 2: returns without the slow queue
@@ -264,7 +305,10 @@ TEST(PluginAsyncEvent, ConcurrentRecordsAndWaits) {
     Threads.emplace_back([&, T] {
       HostQueue Q(asyncMode());
       for (int R = 0; R < kRounds; ++R) {
-        ASSERT_TRUE(Q.enqueue(HostOp{}, [&Counts, T] { ++Counts[static_cast<size_t>(T)]; return ok(); }));
+        ASSERT_TRUE(Q.enqueue(HostOp{}, [&Counts, T] {
+          ++Counts[static_cast<size_t>(T)];
+          return ok();
+        }));
         ASSERT_TRUE(E.record(Q));
         ASSERT_TRUE(E.waitOn(Q));
         if (R % 10 == 0) E.sync();
@@ -335,7 +379,8 @@ TEST_F(PluginAsyncDevice, AsyncCopiesAndEventsAcrossAsyncInfos) {
 TEST_F(PluginAsyncDevice, DeinitWithWorkInFlight) {
   start(asyncMode(5000));
   static int Src = 7;
-  Expected<void *> Tgt = Dev->dataAlloc(sizeof(int), nullptr, omptarget::abi::kAllocDefault, nullptr);
+  Expected<void *> Tgt =
+      Dev->dataAlloc(sizeof(int), nullptr, omptarget::abi::kAllocDefault, nullptr);
   ASSERT_TRUE(Tgt);
   __tgt_async_info A{};
   ASSERT_TRUE(Dev->dataSubmit(*Tgt, &Src, sizeof(int), &A));
@@ -350,7 +395,8 @@ TEST_F(PluginAsyncDevice, DeinitWithWorkInFlight) {
 TEST_F(PluginAsyncDevice, SyncModeStaysImmediate) {
   start(HostQueueMode{});
   int Src = 5, Dst = 0;
-  Expected<void *> Tgt = Dev->dataAlloc(sizeof(int), nullptr, omptarget::abi::kAllocDefault, nullptr);
+  Expected<void *> Tgt =
+      Dev->dataAlloc(sizeof(int), nullptr, omptarget::abi::kAllocDefault, nullptr);
   ASSERT_TRUE(Tgt);
   __tgt_async_info A{};
   ASSERT_TRUE(Dev->dataSubmit(*Tgt, &Src, sizeof(int), &A));
@@ -368,8 +414,8 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
   namespace direct = omptarget::plugin::direct;
   constexpr int32_t Ok = omptarget::abi::kOffloadSuccess, Fail = omptarget::abi::kOffloadFail;
   start(HostQueueMode{});
-  __tgt_direct_device Table{Dev.get(), direct::dataAlloc, direct::dataDelete, direct::dataSubmit,
-                            direct::dataRetrieve, direct::runRegion};
+  __tgt_direct_device Table{Dev.get(),          direct::dataAlloc,    direct::dataDelete,
+                            direct::dataSubmit, direct::dataRetrieve, direct::runRegion};
   Dev->specializeDirect(Table);
   EXPECT_NE(Table.data_submit_async, &direct::dataSubmit);
   EXPECT_NE(Table.data_retrieve_async, &direct::dataRetrieve);
@@ -402,8 +448,8 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
 TEST_F(PluginAsyncDevice, AsyncModeKeepsTheGenericDirectTable) {
   namespace direct = omptarget::plugin::direct;
   start(asyncMode());
-  __tgt_direct_device Table{Dev.get(), direct::dataAlloc, direct::dataDelete, direct::dataSubmit,
-                            direct::dataRetrieve, direct::runRegion};
+  __tgt_direct_device Table{Dev.get(),          direct::dataAlloc,    direct::dataDelete,
+                            direct::dataSubmit, direct::dataRetrieve, direct::runRegion};
   Dev->specializeDirect(Table);
   EXPECT_EQ(Table.data_submit_async, &direct::dataSubmit);
   EXPECT_EQ(Table.data_retrieve_async, &direct::dataRetrieve);

@@ -35,7 +35,9 @@ class FakeDevice final : public GenericDevice {
     if (It == Symbols.end()) return Error("no such symbol");
     return It->second;
   }
-  Expected<void *> getKernelImpl(DeviceImage &, const char *Name, size_t) override { return lookup(Name); }
+  Expected<void *> getKernelImpl(DeviceImage &, const char *Name, size_t) override {
+    return lookup(Name);
+  }
   Expected<void *> getGlobalImpl(DeviceImage &, const char *Name, size_t, size_t) override {
     return lookup(Name);
   }
@@ -89,7 +91,9 @@ class FakePlugin final : public GenericPlugin {
   }
 };
 
-bool mentions(const Error &E, const char *Text) { return E.message().find(Text) != std::string::npos; }
+bool mentions(const Error &E, const char *Text) {
+  return E.message().find(Text) != std::string::npos;
+}
 
 class PluginGenericDevice : public ::testing::Test {
  protected:
@@ -141,7 +145,7 @@ TEST_F(PluginGenericDevice, TransfersValidateArguments) {
   EXPECT_FALSE(Dev->dataSubmit(&Y, &X, 4, nullptr));
   EXPECT_FALSE(Dev->dataRetrieve(&Y, nullptr, 4, &AI));
   EXPECT_EQ(Dev->Submits, 0);
-  EXPECT_EQ(AI.Queue, nullptr);  // nothing issued, no queue taken
+  EXPECT_EQ(AI.Queue, nullptr);                            // nothing issued, no queue taken
   EXPECT_TRUE(Dev->dataSubmit(nullptr, nullptr, 0, &AI));  // size 0 is a no-op
   EXPECT_EQ(AI.Queue, nullptr);
 }
@@ -243,7 +247,8 @@ TEST_F(PluginGenericDevice, LoadBinaryResolvesEntriesAndNamesMissingOnes) {
   Status Unknown = Dev->launchKernel(&Global, nullptr, nullptr, 0, 1, 0, 0, false, &AI);
   ASSERT_FALSE(Unknown);
   EXPECT_TRUE(mentions(Unknown.error(), "not a kernel"));
-  EXPECT_FALSE(Dev->launchKernel(&Kernel, nullptr, nullptr, 2, 1, 0, 0, true, &AI));  // args missing
+  EXPECT_FALSE(
+      Dev->launchKernel(&Kernel, nullptr, nullptr, 2, 1, 0, 0, true, &AI));  // args missing
   EXPECT_EQ(Dev->Launches, 1);
   EXPECT_TRUE(Dev->synchronize(&AI));
 
@@ -261,7 +266,9 @@ TEST_F(PluginGenericDevice, LoadBinaryRefusesMalformedEntryTables) {
   static int Kernel;
   Dev->Symbols = {{"kern", &Kernel}};
   char KName[] = "kern";
-  __tgt_offload_entry Entries[3] = {{nullptr, KName, 0, 0, 0}, {nullptr, KName, 0, 0, 0}, {nullptr, KName, 0, 0, 0}};
+  __tgt_offload_entry Entries[3] = {{nullptr, KName, 0, 0, 0},
+                                    {nullptr, KName, 0, 0, 0},
+                                    {nullptr, KName, 0, 0, 0}};
   char Img[4];
   auto Load = [&](__tgt_offload_entry *B, __tgt_offload_entry *E) {
     return Dev->loadBinary(__tgt_device_image{Img, Img + 4, B, E});
@@ -271,7 +278,8 @@ TEST_F(PluginGenericDevice, LoadBinaryRefusesMalformedEntryTables) {
   Expected<__tgt_target_table *> Size = Load(Entries, Larger);
   ASSERT_FALSE(Size);
   EXPECT_TRUE(mentions(Size.error(), "load_binary: device 0"));
-  EXPECT_TRUE(mentions(Size.error(), "is 80 bytes, not a multiple of the 32-byte __tgt_offload_entry"));
+  EXPECT_TRUE(
+      mentions(Size.error(), "is 80 bytes, not a multiple of the 32-byte __tgt_offload_entry"));
   EXPECT_TRUE(mentions(Size.error(), "rebuild it with clang 14"));
   Expected<__tgt_target_table *> Reversed = Load(Entries + 2, Entries);
   ASSERT_FALSE(Reversed);

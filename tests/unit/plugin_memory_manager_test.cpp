@@ -89,7 +89,8 @@ TEST_F(MemoryManagerTest, SizeClassesArePowersOfTwoFrom64) {
   EXPECT_EQ(MemoryManager::classOf(8192), 7u);
   EXPECT_EQ(MemoryManager::classSize(0), 64u);
   EXPECT_EQ(MemoryManager::classSize(7), 8192u);
-  for (size_t S : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{65}, size_t{1000}, size_t{4097}, size_t{8192}})
+  for (size_t S : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{65}, size_t{1000},
+                   size_t{4097}, size_t{8192}})
     EXPECT_GE(MemoryManager::classSize(MemoryManager::classOf(S)), S) << S;
 
   // The backend is asked for the class size; another class is not reused.
@@ -205,7 +206,10 @@ TEST_F(MemoryManagerTest, ConcurrentUseNeverHandsOutABlockTwice) {
     Threads.emplace_back([&, T] {
       for (int R = 0; R < kRounds; ++R) {
         Expected<void *> P = MM.allocate(static_cast<size_t>((T * 37 + R) % 300));
-        if (!P) { ++Errors; continue; }
+        if (!P) {
+          ++Errors;
+          continue;
+        }
         {
           std::lock_guard Lock(OwnedMutex);
           if (!Owned.insert(*P).second) ++Errors;
@@ -239,8 +243,12 @@ class MMDevice final : public GenericDevice {
   Expected<std::unique_ptr<DeviceImage>> loadImageImpl(const __tgt_device_image &I) override {
     return std::make_unique<DeviceImage>(I);
   }
-  Expected<void *> getKernelImpl(DeviceImage &, const char *, size_t) override { return Error("none"); }
-  Expected<void *> getGlobalImpl(DeviceImage &, const char *, size_t, size_t) override { return Error("none"); }
+  Expected<void *> getKernelImpl(DeviceImage &, const char *, size_t) override {
+    return Error("none");
+  }
+  Expected<void *> getGlobalImpl(DeviceImage &, const char *, size_t, size_t) override {
+    return Error("none");
+  }
   Expected<void *> allocImpl(size_t Size, void *, omptarget::abi::TargetAllocKind) override {
     if (FailNextAlloc) {
       FailNextAlloc = false;

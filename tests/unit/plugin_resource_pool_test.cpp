@@ -124,7 +124,10 @@ TEST(PluginResourcePool, ConcurrentAcquireReleaseNeverSharesAResource) {
     Threads.emplace_back([&] {
       for (int R = 0; R < kRounds; ++R) {
         Expected<int> H = Pool.acquire();
-        if (!H) { ++Errors; continue; }
+        if (!H) {
+          ++Errors;
+          continue;
+        }
         if (Owners[*H].fetch_add(1) != 0) ++Errors;  // someone else holds it
         Owners[*H].fetch_sub(1);
         if (!Pool.giveBack(*H)) ++Errors;

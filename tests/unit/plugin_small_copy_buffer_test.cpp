@@ -8,8 +8,8 @@
 
 #include "small_copy_buffer.h"
 
-using omptarget::plugin::SmallCopyBuffer;
 using omptarget::plugin::PinnedMemoryFns;
+using omptarget::plugin::SmallCopyBuffer;
 
 namespace {
 
@@ -120,7 +120,8 @@ TEST_F(SmallCopyBufferTest, HeldSlotsAreNotReusedBeforeComplete) {
   D.hold(First, 100);  // a host-to-device DMA may still read it
   void *Second = D.slotFor(100);
   ASSERT_NE(Second, nullptr);
-  EXPECT_GE(static_cast<char *>(Second), static_cast<char *>(First) + 100) << "no overlap with a held slot";
+  EXPECT_GE(static_cast<char *>(Second), static_cast<char *>(First) + 100)
+      << "no overlap with a held slot";
   EXPECT_EQ(D.pendingLandings(), 0u) << "holding lands nothing";
   D.hold(Second, 100);
   D.discard();

@@ -21,9 +21,12 @@ struct Mode {
   fake::Personality Kind;
   bool Direct = false;
 };
-constexpr Mode kModes[] = {{fake::Personality::Sync},          {fake::Personality::Async},
-                           {fake::Personality::AsyncEvents},   {fake::Personality::CompletesSync},
-                           {fake::Personality::PersistentQueues}, {fake::Personality::Async, true}};
+constexpr Mode kModes[] = {{fake::Personality::Sync},
+                           {fake::Personality::Async},
+                           {fake::Personality::AsyncEvents},
+                           {fake::Personality::CompletesSync},
+                           {fake::Personality::PersistentQueues},
+                           {fake::Personality::Async, true}};
 
 class TargetTest : public RuntimeTest, public ::testing::WithParamInterface<Mode> {
  protected:
@@ -175,8 +178,8 @@ TEST_P(TargetTest, FailedSubmitInEnterData) {
   ASSERT_TRUE(begin({map(B, sizeof B, TO), map(C, sizeof C, TO)}));
   EXPECT_EQ(static_cast<int *>(entry(B).Tgt)[0], 5) << "b's device copy holds its data";
   EXPECT_EQ(static_cast<int *>(entry(C).Tgt)[3], 9);
-  ASSERT_TRUE(end({map(A, sizeof A, kMapDelete), map(B, sizeof B, kMapDelete),
-                   map(C, sizeof C, kMapDelete)}));
+  ASSERT_TRUE(end(
+      {map(A, sizeof A, kMapDelete), map(B, sizeof B, kMapDelete), map(C, sizeof C, kMapDelete)}));
   EXPECT_EQ(tableSize(), 0u);
   EXPECT_EQ(fake::liveAllocations(), 0u);
 }
@@ -272,9 +275,18 @@ TEST_P(TargetTest, QueueDoneActionsRunBeforeFailureRollbacks) {
   ASSERT_TRUE(Allocated);
   void *Tgt = *Allocated;
   ASSERT_TRUE(D->submit(Tgt, A, sizeof A, Async));  // queued work
-  Async.afterSync([&] { Order.push_back("post-sync"); return omptarget::Status::success(); });
-  Async.onFailure([&] { Order.push_back("rollback"); return omptarget::Status::success(); });
-  Async.whenQueueDone([&] { Order.push_back("queue-done"); return omptarget::Status::success(); });
+  Async.afterSync([&] {
+    Order.push_back("post-sync");
+    return omptarget::Status::success();
+  });
+  Async.onFailure([&] {
+    Order.push_back("rollback");
+    return omptarget::Status::success();
+  });
+  Async.whenQueueDone([&] {
+    Order.push_back("queue-done");
+    return omptarget::Status::success();
+  });
   fake::failSync(1);
   testing::internal::CaptureStderr();
   EXPECT_FALSE(Async.synchronize());

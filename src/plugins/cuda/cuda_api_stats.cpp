@@ -60,7 +60,8 @@ void printApiStats() {
                "total us", "mean us");
   for (const Counter *C : Used) {
     const uint64_t Calls = C->Calls.load(std::memory_order_relaxed);
-    const double TotalUs = static_cast<double>(C->Nanoseconds.load(std::memory_order_relaxed)) / 1e3;
+    const double TotalUs =
+        static_cast<double>(C->Nanoseconds.load(std::memory_order_relaxed)) / 1e3;
     std::fprintf(stderr, "omptarget cuda api stats: %-44s %12llu %14.1f %10.3f\n", C->Symbol,
                  static_cast<unsigned long long>(Calls), TotalUs,
                  TotalUs / static_cast<double>(Calls));
@@ -71,9 +72,9 @@ void printApiStats() {
 
 void installApiStatsIfRequested(Driver &Table) {
   if (env::getInt("OMPTARGET_CUDA_API_STATS", 0, 0, 1) == 0) return;
-#define OMPT_CUDA_WRAP(Name, SymbolName)                                        \
-  Counters[Index_##Name].Symbol = SymbolName;                                   \
-  RealEntries[Index_##Name] = reinterpret_cast<void *>(Table.Name);             \
+#define OMPT_CUDA_WRAP(Name, SymbolName)                            \
+  Counters[Index_##Name].Symbol = SymbolName;                       \
+  RealEntries[Index_##Name] = reinterpret_cast<void *>(Table.Name); \
   if (Table.Name) Table.Name = &TimedEntry<Index_##Name, decltype(Table.Name)>::call;
   OMPT_CUDA_DRIVER_ENTRIES(OMPT_CUDA_WRAP)
 #undef OMPT_CUDA_WRAP

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "cuda_driver.h"
-#include "scoped_lock.h"
 #include "debug.h"
 #include "env.h"
 #include "generic_plugin.h"
+#include "scoped_lock.h"
 
 namespace omptarget::cuda {
 
@@ -31,7 +31,9 @@ void freePinned(void *P) { (void)driver().cuMemFreeHost(P); }
 CudaDevice::StreamState::StreamState(size_t SmallCopyBytes)
     : SmallCopies(SmallCopyBytes, plugin::PinnedMemoryFns{allocPinned, freePinned}) {}
 
-Status CudaDevice::activate() const { return check(driver().cuCtxSetCurrent(Context_), "cuCtxSetCurrent"); }
+Status CudaDevice::activate() const {
+  return check(driver().cuCtxSetCurrent(Context_), "cuCtxSetCurrent");
+}
 
 Status CudaDevice::blameLastKernel(Status S, void *Queue) {
   if (S) return S;
@@ -49,7 +51,8 @@ Status CudaDevice::checkOnStream(CUresult R, const char *What, void *Queue) {
 Status CudaDevice::initImpl() {
   const Driver &D = driver();
   if (Status S = check(D.cuDeviceGet(&Device_, id()), "cuDeviceGet"); !S) return S;
-  if (Status S = check(D.cuDevicePrimaryCtxRetain(&Context_, Device_), "cuDevicePrimaryCtxRetain"); !S) {
+  if (Status S = check(D.cuDevicePrimaryCtxRetain(&Context_, Device_), "cuDevicePrimaryCtxRetain");
+      !S) {
     Context_ = nullptr;
     return S;
   }
@@ -68,15 +71,17 @@ Status CudaDevice::initImpl() {
   Limits_.NumSMs = Attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1);
   Limits_.MaxGridX = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, INT32_MAX);
   LaunchEnv_ = LaunchEnv::fromEnvironment();
-  DynamicSharedBytes_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_SHARED_MEMORY_SIZE", 0, 0, INT32_MAX));
+  DynamicSharedBytes_ =
+      static_cast<int32_t>(env::getInt("LIBOMPTARGET_SHARED_MEMORY_SIZE", 0, 0, INT32_MAX));
   DebugKind_ = static_cast<int32_t>(env::getInt("LIBOMPTARGET_DEVICE_RTL_DEBUG", 0, 0, INT32_MAX));
   applyLimitFromEnv("LIBOMPTARGET_STACK_SIZE", CU_LIMIT_STACK_SIZE);
   applyLimitFromEnv("LIBOMPTARGET_HEAP_SIZE", CU_LIMIT_MALLOC_HEAP_SIZE);
   Staging_.configure(id());
-  SmallCopyBytes_ = static_cast<size_t>(env::getInt("OMPTARGET_CUDA_SMALL_COPY_BUFFER", 65536, 0, 1 << 30));
+  SmallCopyBytes_ =
+      static_cast<size_t>(env::getInt("OMPTARGET_CUDA_SMALL_COPY_BUFFER", 65536, 0, 1 << 30));
   OMPT_TRACE(traceComponent(),
-             "device %d: %s, compute capability %u.%u, %d SMs, %d threads per block at most",
-             id(), Name_.c_str(), SmMajor_, SmMinor_, Limits_.NumSMs, Limits_.MaxThreadsPerBlock);
+             "device %d: %s, compute capability %u.%u, %d SMs, %d threads per block at most", id(),
+             Name_.c_str(), SmMajor_, SmMinor_, Limits_.NumSMs, Limits_.MaxThreadsPerBlock);
   return {};
 }
 
@@ -96,16 +101,20 @@ void CudaDevice::applyLimitFromEnv(const char *Var, CUlimit Limit) {
                    static_cast<long long>(Bytes), id(), S.error().message().c_str(), Kept);
     return;
   }
-  OMPT_TRACE(traceComponent(), "device %d: %s set to %lld bytes", id(), Var, static_cast<long long>(Bytes));
+  OMPT_TRACE(traceComponent(), "device %d: %s set to %lld bytes", id(), Var,
+             static_cast<long long>(Bytes));
 }
 
 Status CudaDevice::deinitImpl() {
   if (!Context_) return {};
   (void)activate();
   if (Status S = Staging_.tearDown(); !S)
-    OMPT_TRACE(traceComponent(), "device %d: staging teardown: %s", id(), S.error().message().c_str());
+    OMPT_TRACE(traceComponent(), "device %d: staging teardown: %s", id(),
+               S.error().message().c_str());
   size_t Leaked = Allocations_.freeAll();
-  if (Leaked) OMPT_TRACE(traceComponent(), "device %d: freed %zu block(s) still live at deinit", id(), Leaked);
+  if (Leaked)
+    OMPT_TRACE(traceComponent(), "device %d: freed %zu block(s) still live at deinit", id(),
+               Leaked);
   Status S = check(driver().cuDevicePrimaryCtxRelease(Device_), "cuDevicePrimaryCtxRelease");
   Context_ = nullptr;
   return S;
@@ -113,9 +122,14 @@ Status CudaDevice::deinitImpl() {
 
 // ---- Images --------------------------------------------------------------
 
-Expected<std::unique_ptr<plugin::DeviceImage>> CudaDevice::loadImageImpl(const __tgt_device_image &Image) {
+Expected<std::unique_ptr<plugin::DeviceImage>> CudaDevice::loadImageImpl(
+    const __tgt_device_image &Image) {
   if (Status S = activate(); !S) return S.takeError();
-  CudaImage::Settings S{id(),     NumDevices_, Limits_.MaxThreadsPerBlock, SmMajor_, SmMinor_,
+  CudaImage::Settings S{id(),
+                        NumDevices_,
+                        Limits_.MaxThreadsPerBlock,
+                        SmMajor_,
+                        SmMinor_,
                         DeviceEnvironment{DebugKind_, NumDevices_, id(), DynamicSharedBytes_}};
   Expected<std::unique_ptr<CudaImage>> Loaded = CudaImage::load(Image, Context_, S);
   if (!Loaded) return Loaded.takeError();
@@ -128,8 +142,8 @@ Expected<void *> CudaDevice::getKernelImpl(plugin::DeviceImage &Image, const cha
   return static_cast<void *>(*K);
 }
 
-Expected<void *> CudaDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,
-                                           size_t) {
+Expected<void *> CudaDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name,
+                                           size_t Size, size_t) {
   return static_cast<CudaImage &>(Image).global(Name, Size);
 }
 
@@ -150,7 +164,8 @@ Status CudaDevice::freeImpl(void *TgtPtr) {
 Expected<void *> CudaDevice::createQueueImpl() {
   if (Status S = activate(); !S) return S.takeError();
   CUstream Stream = nullptr;
-  if (Status S = check(driver().cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"); !S)
+  if (Status S = check(driver().cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+      !S)
     return S.takeError();
   (void)streamState(Stream);
   return static_cast<void *>(Stream);
@@ -189,7 +204,8 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
   }
   State.SmallCopies.discard();
   if (Kernel)
-    return makeError("kernel %s failed (found at stream synchronization): %s", Kernel, errorText(R).c_str());
+    return makeError("kernel %s failed (found at stream synchronization): %s", Kernel,
+                     errorText(R).c_str());
   return makeError("cuStreamSynchronize: %s", errorText(R).c_str());
 }
 
@@ -197,13 +213,15 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
 
 Status CudaDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
   if (Status S = activate(); !S) return S;
-  if (Staging_.wanted(HstPtr, Size)) return Staging_.hostToDevice(devPtr(TgtPtr), HstPtr, Size, stream(Queue));
+  if (Staging_.wanted(HstPtr, Size))
+    return Staging_.hostToDevice(devPtr(TgtPtr), HstPtr, Size, stream(Queue));
   plugin::SmallCopyBuffer &Small = streamState(Queue).SmallCopies;
   if (void *Slot = Small.slotFor(Size)) {
     // Read now, as the driver reads a pageable source; DMA from pinned memory.
     std::memcpy(Slot, HstPtr, Size);
-    if (Status S = checkOnStream(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), Slot, Size, stream(Queue)),
-                                       "cuMemcpyHtoDAsync", Queue);
+    if (Status S =
+            checkOnStream(driver().cuMemcpyHtoDAsync(devPtr(TgtPtr), Slot, Size, stream(Queue)),
+                          "cuMemcpyHtoDAsync", Queue);
         !S)
       return S;
     Small.hold(Slot, Size);
@@ -218,13 +236,15 @@ Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, v
   if (Staging_.wanted(HstPtr, Size)) {
     // Synchronous: a failure of the kernel before it on the stream shows
     // here rather than at synchronize, so name the kernel as synchronize would.
-    return blameLastKernel(Staging_.deviceToHost(HstPtr, devPtr(TgtPtr), Size, stream(Queue)), Queue);
+    return blameLastKernel(Staging_.deviceToHost(HstPtr, devPtr(TgtPtr), Size, stream(Queue)),
+                           Queue);
   }
   if (deferredRetrievesAccepted()) {
     plugin::SmallCopyBuffer &Small = streamState(Queue).SmallCopies;
     if (void *Slot = Small.slotFor(Size)) {
-      if (Status S = checkOnStream(driver().cuMemcpyDtoHAsync(Slot, devPtr(TgtPtr), Size, stream(Queue)),
-                                   "cuMemcpyDtoHAsync", Queue);
+      if (Status S =
+              checkOnStream(driver().cuMemcpyDtoHAsync(Slot, devPtr(TgtPtr), Size, stream(Queue)),
+                            "cuMemcpyDtoHAsync", Queue);
           !S)
         return S;
       Small.landAtComplete(Slot, HstPtr, Size);
@@ -242,7 +262,8 @@ bool CudaDevice::isDataExchangeableImpl(const GenericDevice &Dst) const {
   return Peers_.canAccess(id(), Device_, Other->id(), Other->Device_);
 }
 
-Status CudaDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size, void *Queue) {
+Status CudaDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
+                                void *Queue) {
   auto *Other = dynamic_cast<CudaDevice *>(&Dst);
   if (!Other) return GenericDevice::exchangeImpl(SrcPtr, Dst, DstPtr, Size, Queue);
   if (Status S = activate(); !S) return S;
@@ -255,21 +276,25 @@ Status CudaDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *Ds
   if (Peers_.canAccess(id(), Device_, Other->id(), Other->Device_))
     Peers_.enable(id(), Context_, Other->id(), Other->Context_);
   if (Status S = activate(); !S) return S;  // enable() may have switched contexts
-  return checkOnStream(
-      D.cuMemcpyPeerAsync(devPtr(DstPtr), Other->Context_, devPtr(SrcPtr), Context_, Size, stream(Queue)),
-      "cuMemcpyPeerAsync", Queue);
+  return checkOnStream(D.cuMemcpyPeerAsync(devPtr(DstPtr), Other->Context_, devPtr(SrcPtr),
+                                           Context_, Size, stream(Queue)),
+                       "cuMemcpyPeerAsync", Queue);
 }
 
 // ---- Kernels -------------------------------------------------------------
 
 int32_t CudaDevice::occupancy(CudaKernel &K, int32_t Threads) const {
   uint64_t Cached = K.Occupancy.load(std::memory_order_relaxed);
-  if (Cached && static_cast<int32_t>(Cached >> 32) == Threads) return static_cast<int32_t>(Cached & 0xffffffff);
+  if (Cached && static_cast<int32_t>(Cached >> 32) == Threads)
+    return static_cast<int32_t>(Cached & 0xffffffff);
   int Blocks = 0;
   if (driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&Blocks, K.Function, Threads,
-                                                           static_cast<size_t>(DynamicSharedBytes_)) != CUDA_SUCCESS)
+                                                           static_cast<size_t>(
+                                                               DynamicSharedBytes_)) !=
+      CUDA_SUCCESS)
     Blocks = 0;
-  K.Occupancy.store((static_cast<uint64_t>(Threads) << 32) | static_cast<uint32_t>(Blocks), std::memory_order_relaxed);
+  K.Occupancy.store((static_cast<uint64_t>(Threads) << 32) | static_cast<uint32_t>(Blocks),
+                    std::memory_order_relaxed);
   return Blocks;
 }
 
@@ -279,12 +304,19 @@ Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
   DeviceLimits Limits = Limits_;
   Limits.MaxThreadsPerBlock = K.MaxThreadsPerBlock;
   LaunchRequest Req{K.Mode, L.NumTeams, L.ThreadLimit, L.LoopTripCount, L.IsTeamRegion};
-  LaunchConfig C = computeLaunch(Req, LaunchEnv_, Limits, [&](int32_t T) { return occupancy(K, T); });
+  LaunchConfig C =
+      computeLaunch(Req, LaunchEnv_, Limits, [&](int32_t T) { return occupancy(K, T); });
   if (plugin().infoEnabled(abi::kInfoPluginKernel))
-    std::fprintf(stderr, "CUDA device %d info: Launching kernel %s with %u blocks and %u threads in %s mode\n",
-                 id(), L.Name, C.Blocks, C.Threads, execModeName(K.Mode));
-  OMPT_TRACE(traceComponent(), "device %d: %s: %u blocks x %u threads (%s, teams %d, thread limit %d, trip count %" PRIu64 ")",
-             id(), L.Name, C.Blocks, C.Threads, execModeName(K.Mode), L.NumTeams, L.ThreadLimit, L.LoopTripCount);
+    std::fprintf(
+        stderr,
+        "CUDA device %d info: Launching kernel %s with %u blocks and %u threads in %s mode\n", id(),
+        L.Name, C.Blocks, C.Threads, execModeName(K.Mode));
+  OMPT_TRACE(
+      traceComponent(),
+      "device %d: %s: %u blocks x %u threads (%s, teams %d, thread limit %d, trip count %" PRIu64
+      ")",
+      id(), L.Name, C.Blocks, C.Threads, execModeName(K.Mode), L.NumTeams, L.ThreadLimit,
+      L.LoopTripCount);
 
   // Each kernel parameter is a pointer-sized value: (char *)Args[i] + Offsets[i].
   constexpr int32_t kInline = 32;
@@ -306,8 +338,9 @@ Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
                                        static_cast<unsigned>(DynamicSharedBytes_), stream(Queue),
                                        L.NumArgs > 0 ? Params : nullptr, nullptr);
   if (R != CUDA_SUCCESS)
-    return makeError("cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s", C.Blocks,
-                     C.Threads, DynamicSharedBytes_, errorText(R).c_str());
+    return makeError(
+        "cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s", C.Blocks,
+        C.Threads, DynamicSharedBytes_, errorText(R).c_str());
   streamState(Queue).LastKernel.store(L.Name, std::memory_order_relaxed);
   return {};
 }
@@ -334,7 +367,8 @@ Status CudaDevice::recordEventImpl(void *Event, void *Queue) {
 
 Status CudaDevice::waitEventImpl(void *Event, void *Queue) {
   if (Status S = activate(); !S) return S;
-  return checkOnStream(driver().cuStreamWaitEvent(stream(Queue), event(Event), 0), "cuStreamWaitEvent", Queue);
+  return checkOnStream(driver().cuStreamWaitEvent(stream(Queue), event(Event), 0),
+                       "cuStreamWaitEvent", Queue);
 }
 
 Status CudaDevice::syncEventImpl(void *Event) {
@@ -362,7 +396,8 @@ void CudaDevice::interopInfoImpl(__tgt_interop_info &Info) const {
   Info.DeviceType = "CUdevice (int): the CUDA device ordinal";
   Info.DeviceIsInt = 1;
   Info.ContextType = "CUcontext: the device's primary context";
-  Info.TargetSyncType = "CUstream (cudaStream_t): a stream of the device, owned by the interop object";
+  Info.TargetSyncType =
+      "CUstream (cudaStream_t): a stream of the device, owned by the interop object";
 }
 
 void CudaDevice::printInfoImpl() {
@@ -371,8 +406,10 @@ void CudaDevice::printInfoImpl() {
   std::printf("    Device type:                   CUDA GPU %s\n", Name_.c_str());
   std::printf("    Compute capability:            %u.%u\n", SmMajor_, SmMinor_);
   std::printf("    Multiprocessors:               %d\n", Limits_.NumSMs);
-  std::printf("    Max threads per block:         %d (warp size %d)\n", Limits_.MaxThreadsPerBlock, Limits_.WarpSize);
-  std::printf("    Global memory:                 %zu MiB free of %zu MiB\n", Free >> 20, Total >> 20);
+  std::printf("    Max threads per block:         %d (warp size %d)\n", Limits_.MaxThreadsPerBlock,
+              Limits_.WarpSize);
+  std::printf("    Global memory:                 %zu MiB free of %zu MiB\n", Free >> 20,
+              Total >> 20);
   std::printf("    Driver version:                %d\n", driver().Version);
   std::printf("    Dynamic shared memory:         %d bytes per launch\n", DynamicSharedBytes_);
   std::printf("    Live allocations:              %zu block(s)\n", Allocations_.liveBlocks());

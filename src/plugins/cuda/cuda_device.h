@@ -40,19 +40,23 @@
 #include "cuda_memory.h"
 #include "cuda_module.h"
 #include "cuda_staging.h"
-#include "small_copy_buffer.h"
+#include "futex_mutex.h"
 #include "generic_device.h"
 #include "launch_sizing.h"
 #include "peer_access.h"
-#include "futex_mutex.h"
+#include "small_copy_buffer.h"
 #include "thread_annotations.h"
 
 namespace omptarget::cuda {
 
 class CudaDevice final : public plugin::GenericDevice {
  public:
-  CudaDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, int32_t NumDevices, PeerAccessTable &Peers)
-      : GenericDevice(Plugin, DeviceId), NumDevices_(NumDevices), Peers_(Peers), Allocations_(DeviceId) {}
+  CudaDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, int32_t NumDevices,
+             PeerAccessTable &Peers)
+      : GenericDevice(Plugin, DeviceId),
+        NumDevices_(NumDevices),
+        Peers_(Peers),
+        Allocations_(DeviceId) {}
 
   CUcontext context() const { return Context_; }
   // Pooled streams, destroyed at deinit; cuEventRecord works from any thread.
@@ -64,8 +68,10 @@ class CudaDevice final : public plugin::GenericDevice {
   Status deinitImpl() override;
   void applyLimitFromEnv(const char *Var, CUlimit Limit);
 
-  Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(const __tgt_device_image &Image) override;
-  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name, size_t Index) override;
+  Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(
+      const __tgt_device_image &Image) override;
+  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name,
+                                 size_t Index) override;
   Expected<void *> getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,
                                  size_t Index) override;
 

@@ -22,17 +22,18 @@ Expected<const Driver *> load(DriverDecorator Decorate) {
     return makeError("cannot load the CUDA driver %s: %s", kLibrary, Why ? Why : "unknown error");
   }
   std::string Missing;
-#define OMPT_CUDA_RESOLVE(Name, Symbol)                                              \
-  if (void *Sym = dlsym(Handle, Symbol))                                             \
-    Table.Name = reinterpret_cast<decltype(Table.Name)>(Sym);                        \
-  else                                                                               \
+#define OMPT_CUDA_RESOLVE(Name, Symbol)                       \
+  if (void *Sym = dlsym(Handle, Symbol))                      \
+    Table.Name = reinterpret_cast<decltype(Table.Name)>(Sym); \
+  else                                                        \
     Missing += (Missing.empty() ? "" : ", ") + std::string(Symbol);
   OMPT_CUDA_DRIVER_ENTRIES(OMPT_CUDA_RESOLVE)
 #undef OMPT_CUDA_RESOLVE
   if (!Missing.empty())
-    return makeError("the CUDA driver %s lacks entry points the plugin needs (%s); a newer "
-                     "driver is required",
-                     kLibrary, Missing.c_str());
+    return makeError(
+        "the CUDA driver %s lacks entry points the plugin needs (%s); a newer "
+        "driver is required",
+        kLibrary, Missing.c_str());
   if (Decorate) Decorate(Table);
   if (CUresult R = Table.cuInit(0); R != CUDA_SUCCESS)
     return makeError("cuInit failed: %s", errorText(R).c_str());
@@ -55,12 +56,14 @@ std::string errorText(CUresult Code) {
   const char *Name = nullptr;
   const char *Text = nullptr;
   if (!Table.cuGetErrorName || Table.cuGetErrorName(Code, &Name) != CUDA_SUCCESS) Name = nullptr;
-  if (!Table.cuGetErrorString || Table.cuGetErrorString(Code, &Text) != CUDA_SUCCESS) Text = nullptr;
+  if (!Table.cuGetErrorString || Table.cuGetErrorString(Code, &Text) != CUDA_SUCCESS)
+    Text = nullptr;
   if (!Name) Name = knownErrorName(static_cast<int>(Code));
   if (!Text) Text = knownErrorDescription(static_cast<int>(Code));
   if (!Name)
-    return formatString("CUDA error %d (a code neither the driver nor this plugin knows; see cuda.h)",
-                        static_cast<int>(Code));
+    return formatString(
+        "CUDA error %d (a code neither the driver nor this plugin knows; see cuda.h)",
+        static_cast<int>(Code));
   return formatString("%s (%s)", Name, Text ? Text : "the driver gives no description");
 }
 

@@ -21,53 +21,52 @@ namespace omptarget::cuda {
 
 // X(field, symbol): the field is named after cuda.h's (macro-expanded) name,
 // so calls read like the C API: driver().cuMemAlloc(&Ptr, Size).
-#define OMPT_CUDA_DRIVER_ENTRIES(X)                                   \
-  X(cuInit, "cuInit")                                                 \
-  X(cuDriverGetVersion, "cuDriverGetVersion")                         \
-  X(cuGetErrorName, "cuGetErrorName")                                 \
-  X(cuGetErrorString, "cuGetErrorString")                             \
-  X(cuDeviceGetCount, "cuDeviceGetCount")                             \
-  X(cuDeviceGet, "cuDeviceGet")                                       \
-  X(cuDeviceGetName, "cuDeviceGetName")                               \
-  X(cuDeviceGetUuid, "cuDeviceGetUuid_v2")                            \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                     \
-  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                          \
-  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                   \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")             \
-  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")        \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent")                               \
-  X(cuCtxSetLimit, "cuCtxSetLimit")                                   \
-  X(cuCtxGetLimit, "cuCtxGetLimit")                                   \
-  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                   \
-  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                         \
-  X(cuModuleUnload, "cuModuleUnload")                                 \
-  X(cuModuleGetFunction, "cuModuleGetFunction")                       \
-  X(cuModuleGetGlobal, "cuModuleGetGlobal_v2")                        \
-  X(cuFuncGetAttribute, "cuFuncGetAttribute")                         \
-  X(cuFuncSetAttribute, "cuFuncSetAttribute")                         \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                      \
-    "cuOccupancyMaxActiveBlocksPerMultiprocessor")                    \
-  X(cuMemGetInfo, "cuMemGetInfo_v2")                                  \
-  X(cuMemAlloc, "cuMemAlloc_v2")                                      \
-  X(cuMemFree, "cuMemFree_v2")                                        \
-  X(cuMemAllocHost, "cuMemAllocHost_v2")                              \
-  X(cuMemFreeHost, "cuMemFreeHost")                                   \
-  X(cuMemAllocManaged, "cuMemAllocManaged")                           \
-  X(cuPointerGetAttribute, "cuPointerGetAttribute")                   \
-  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                  \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                  \
-  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                        \
-  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                        \
-  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                        \
-  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                           \
-  X(cuStreamCreate, "cuStreamCreate")                                 \
-  X(cuStreamDestroy, "cuStreamDestroy_v2")                            \
-  X(cuStreamSynchronize, "cuStreamSynchronize")                       \
-  X(cuStreamWaitEvent, "cuStreamWaitEvent")                           \
-  X(cuLaunchKernel, "cuLaunchKernel")                                 \
-  X(cuEventCreate, "cuEventCreate")                                   \
-  X(cuEventDestroy, "cuEventDestroy_v2")                              \
-  X(cuEventRecord, "cuEventRecord")                                   \
+#define OMPT_CUDA_DRIVER_ENTRIES(X)                                                             \
+  X(cuInit, "cuInit")                                                                           \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                                                   \
+  X(cuGetErrorName, "cuGetErrorName")                                                           \
+  X(cuGetErrorString, "cuGetErrorString")                                                       \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                                                       \
+  X(cuDeviceGet, "cuDeviceGet")                                                                 \
+  X(cuDeviceGetName, "cuDeviceGetName")                                                         \
+  X(cuDeviceGetUuid, "cuDeviceGetUuid_v2")                                                      \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                                               \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                                                    \
+  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                                             \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                       \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")                                  \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                         \
+  X(cuCtxSetLimit, "cuCtxSetLimit")                                                             \
+  X(cuCtxGetLimit, "cuCtxGetLimit")                                                             \
+  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                                             \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                                   \
+  X(cuModuleUnload, "cuModuleUnload")                                                           \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                                 \
+  X(cuModuleGetGlobal, "cuModuleGetGlobal_v2")                                                  \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute")                                                   \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute")                                                   \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor") \
+  X(cuMemGetInfo, "cuMemGetInfo_v2")                                                            \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                                                \
+  X(cuMemFree, "cuMemFree_v2")                                                                  \
+  X(cuMemAllocHost, "cuMemAllocHost_v2")                                                        \
+  X(cuMemFreeHost, "cuMemFreeHost")                                                             \
+  X(cuMemAllocManaged, "cuMemAllocManaged")                                                     \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute")                                             \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                            \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                            \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                                  \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                                  \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                  \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                                                     \
+  X(cuStreamCreate, "cuStreamCreate")                                                           \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                                                      \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                                                 \
+  X(cuStreamWaitEvent, "cuStreamWaitEvent")                                                     \
+  X(cuLaunchKernel, "cuLaunchKernel")                                                           \
+  X(cuEventCreate, "cuEventCreate")                                                             \
+  X(cuEventDestroy, "cuEventDestroy_v2")                                                        \
+  X(cuEventRecord, "cuEventRecord")                                                             \
   X(cuEventSynchronize, "cuEventSynchronize")
 
 struct Driver {

@@ -25,9 +25,7 @@ Expected<void *> CudaAllocations::allocate(size_t Size, abi::TargetAllocKind Kin
   void *Ptr = nullptr;
   CUresult R;
   switch (Kind) {
-    case abi::kAllocHost:
-      R = D.cuMemAllocHost(&Ptr, Bytes);
-      break;
+    case abi::kAllocHost: R = D.cuMemAllocHost(&Ptr, Bytes); break;
     case abi::kAllocShared: {
       CUdeviceptr P = 0;
       R = D.cuMemAllocManaged(&P, Bytes, CU_MEM_ATTACH_GLOBAL);
@@ -45,7 +43,8 @@ Expected<void *> CudaAllocations::allocate(size_t Size, abi::TargetAllocKind Kin
     std::string Why = errorText(R);
     size_t Free = 0, Total = 0;
     if (R == CUDA_ERROR_OUT_OF_MEMORY && D.cuMemGetInfo(&Free, &Total) == CUDA_SUCCESS)
-      Why += formatString("; device %d has %zu of %zu MiB free", DeviceId_, Free >> 20, Total >> 20);
+      Why +=
+          formatString("; device %d has %zu of %zu MiB free", DeviceId_, Free >> 20, Total >> 20);
     return makeError("cannot allocate %zu bytes of %s memory on CUDA device %d: %s", Size,
                      kindName(Kind), DeviceId_, Why.c_str());
   }
@@ -68,7 +67,8 @@ Status CudaAllocations::freeBlock(void *Ptr) {
     ScopedLock Lock(Mutex_);
     auto It = Live_.find(Ptr);
     if (It == Live_.end())
-      return makeError("%p was not allocated on CUDA device %d (or was already freed)", Ptr, DeviceId_);
+      return makeError("%p was not allocated on CUDA device %d (or was already freed)", Ptr,
+                       DeviceId_);
     B = It->second;
     Live_.erase(It);
     HostReachable_.erase(reinterpret_cast<uintptr_t>(Ptr));

@@ -19,8 +19,8 @@
 #include <unordered_map>
 
 #include "error.h"
-#include "omptarget/abi.h"
 #include "futex_mutex.h"
+#include "omptarget/abi.h"
 #include "thread_annotations.h"
 
 namespace omptarget::cuda {

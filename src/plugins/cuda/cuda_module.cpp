@@ -20,18 +20,22 @@ bool smCompatible(uint32_t Sm, uint32_t Major, uint32_t Minor) {
 }
 }  // namespace
 
-Expected<std::unique_ptr<CudaImage>> CudaImage::load(const __tgt_device_image &Image, CUcontext Context,
-                                                     const Settings &S) {
+Expected<std::unique_ptr<CudaImage>> CudaImage::load(const __tgt_device_image &Image,
+                                                     CUcontext Context, const Settings &S) {
   auto *Begin = static_cast<const std::byte *>(Image.ImageStart);
   auto *End = static_cast<const std::byte *>(Image.ImageEnd);
-  if (!Begin || !End || End <= Begin) return makeError("invalid image bounds [%p, %p)", Image.ImageStart, Image.ImageEnd);
+  if (!Begin || !End || End <= Begin)
+    return makeError("invalid image bounds [%p, %p)", Image.ImageStart, Image.ImageEnd);
   std::optional<CubinInfo> Info = readCubin({Begin, End});
-  if (!Info) return makeError("the image at %p is not a CUDA cubin (ELF64, e_machine 190)", Image.ImageStart);
+  if (!Info)
+    return makeError("the image at %p is not a CUDA cubin (ELF64, e_machine 190)",
+                     Image.ImageStart);
   if (Info->Sm != 0 && !smCompatible(Info->Sm, S.SmMajor, S.SmMinor))
-    return makeError("the image was built for sm_%u but CUDA device %d has compute capability "
-                     "%u.%u (sm_%u%u); rebuild for sm_%u%u (see docs/usage.md, \"Building for "
-                     "NVIDIA GPUs\")",
-                     Info->Sm, S.DeviceId, S.SmMajor, S.SmMinor, S.SmMajor, S.SmMinor, S.SmMajor, S.SmMinor);
+    return makeError(
+        "the image was built for sm_%u but CUDA device %d has compute capability "
+        "%u.%u (sm_%u%u); rebuild for sm_%u%u (see docs/usage.md, \"Building for "
+        "NVIDIA GPUs\")",
+        Info->Sm, S.DeviceId, S.SmMajor, S.SmMinor, S.SmMajor, S.SmMinor, S.SmMajor, S.SmMinor);
 
   const Driver &D = driver();
   CUmodule Module = nullptr;
@@ -61,10 +65,12 @@ Status CudaImage::writeEnvironment(const DeviceEnvironment &Env) {
     return {};
   }
   if (Size != sizeof(Env))
-    return makeError("the image's %s has %zu bytes, expected %zu (an image from another LLVM "
-                     "version?)",
-                     kEnvironmentGlobal, Size, sizeof(Env));
-  if (Status S = check(D.cuMemcpyHtoD(Ptr, &Env, sizeof(Env)), "writing the device environment"); !S)
+    return makeError(
+        "the image's %s has %zu bytes, expected %zu (an image from another LLVM "
+        "version?)",
+        kEnvironmentGlobal, Size, sizeof(Env));
+  if (Status S = check(D.cuMemcpyHtoD(Ptr, &Env, sizeof(Env)), "writing the device environment");
+      !S)
     return S;
   OMPT_TRACE(kComponent, "%s = {debug %d, devices %d, device %d, dynamic memory %d}",
              kEnvironmentGlobal, Env.DebugKind, Env.NumDevices, Env.DeviceNum, Env.DynamicMemSize);
@@ -84,8 +90,7 @@ Expected<CudaKernel *> CudaImage::kernel(const char *Name) {
   CUdeviceptr ModePtr = 0;
   size_t ModeSize = 0;
   if (D.cuModuleGetGlobal(&ModePtr, &ModeSize, Module_, ModeName.c_str()) == CUDA_SUCCESS) {
-    if (ModeSize != 1)
-      return makeError("%s has %zu bytes, expected 1", ModeName.c_str(), ModeSize);
+    if (ModeSize != 1) return makeError("%s has %zu bytes, expected 1", ModeName.c_str(), ModeSize);
     uint8_t Mode = 0;
     if (Status S = check(D.cuMemcpyDtoH(&Mode, ModePtr, 1), "reading the execution mode"); !S)
       return S.takeError();
@@ -96,20 +101,23 @@ Expected<CudaKernel *> CudaImage::kernel(const char *Name) {
   } else {
     // Not a target region: a declare-target constructor/destructor kernel.
     K.Mode = ExecMode::Plain;
-    OMPT_TRACE(kComponent, "kernel %s has no %s: Plain mode (runs as launched)", Name, ModeName.c_str());
+    OMPT_TRACE(kComponent, "kernel %s has no %s: Plain mode (runs as launched)", Name,
+               ModeName.c_str());
   }
 
   // More than the default 48 KiB of dynamic shared memory must be opted into.
   constexpr int32_t kDefaultDynamicSharedLimit = 48 * 1024;
   if (DynamicSharedBytes_ > kDefaultDynamicSharedLimit)
-    if (Status S = check(D.cuFuncSetAttribute(Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                              DynamicSharedBytes_),
-                         "LIBOMPTARGET_SHARED_MEMORY_SIZE beyond 48 KiB");
+    if (Status S =
+            check(D.cuFuncSetAttribute(Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       DynamicSharedBytes_),
+                  "LIBOMPTARGET_SHARED_MEMORY_SIZE beyond 48 KiB");
         !S)
       return S.takeError();
 
   int MaxThreads = 0;
-  if (D.cuFuncGetAttribute(&MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Function) != CUDA_SUCCESS ||
+  if (D.cuFuncGetAttribute(&MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Function) !=
+          CUDA_SUCCESS ||
       MaxThreads <= 0)
     MaxThreads = DeviceMaxThreads_;
   K.MaxThreadsPerBlock = std::min(MaxThreads, DeviceMaxThreads_);

@@ -45,7 +45,7 @@ struct CudaKernel {
   CUfunction Function = nullptr;
   ExecMode Mode = ExecMode::Generic;
   int32_t MaxThreadsPerBlock = 1024;  // cuFuncGetAttribute, min with the device's
-  const char *Name = nullptr;          // the image's entry name
+  const char *Name = nullptr;         // the image's entry name
   // Last occupancy query: (threads << 32) | resident blocks per SM; 0 = none.
   std::atomic<uint64_t> Occupancy{0};
 };
@@ -61,8 +61,8 @@ class CudaImage final : public plugin::DeviceImage {
   };
 
   // Loads the image into Context (made current by the caller).
-  static Expected<std::unique_ptr<CudaImage>> load(const __tgt_device_image &Image, CUcontext Context,
-                                                   const Settings &S);
+  static Expected<std::unique_ptr<CudaImage>> load(const __tgt_device_image &Image,
+                                                   CUcontext Context, const Settings &S);
   ~CudaImage() override;
 
   Expected<CudaKernel *> kernel(const char *Name);
@@ -70,7 +70,10 @@ class CudaImage final : public plugin::DeviceImage {
 
  private:
   CudaImage(const __tgt_device_image &Image, CUcontext Context, CUmodule Module, const Settings &S)
-      : DeviceImage(Image), Context_(Context), Module_(Module), DeviceMaxThreads_(S.DeviceMaxThreads),
+      : DeviceImage(Image),
+        Context_(Context),
+        Module_(Module),
+        DeviceMaxThreads_(S.DeviceMaxThreads),
         DynamicSharedBytes_(S.Environment.DynamicMemSize) {}
   Status writeEnvironment(const DeviceEnvironment &Env);
 

@@ -50,10 +50,13 @@ class CudaPlugin final : public plugin::GenericPlugin {
   }
 
   Expected<std::unique_ptr<plugin::GenericDevice>> createDeviceImpl(int32_t DeviceId) override {
-    return std::unique_ptr<plugin::GenericDevice>(std::make_unique<CudaDevice>(*this, DeviceId, NumDevices_, Peers_));
+    return std::unique_ptr<plugin::GenericDevice>(
+        std::make_unique<CudaDevice>(*this, DeviceId, NumDevices_, Peers_));
   }
 
-  bool isValidBinaryImpl(std::span<const std::byte> Image) override { return readCubin(Image).has_value(); }
+  bool isValidBinaryImpl(std::span<const std::byte> Image) override {
+    return readCubin(Image).has_value();
+  }
 
   // The GPU's UUID as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-
   // xxxxxxxxxxxx (no context needed; under MIG the instance's UUID).
@@ -62,7 +65,8 @@ class CudaPlugin final : public plugin::GenericPlugin {
     CUdevice Dev = 0;
     if (Status S = check(D.cuDeviceGet(&Dev, DeviceId), "cuDeviceGet"); !S) return S.takeError();
     CUuuid Uuid{};
-    if (Status S = check(D.cuDeviceGetUuid(&Uuid, Dev), "cuDeviceGetUuid"); !S) return S.takeError();
+    if (Status S = check(D.cuDeviceGetUuid(&Uuid, Dev), "cuDeviceGetUuid"); !S)
+      return S.takeError();
     std::string Text = "GPU-";
     for (int I = 0; I < 16; ++I) {
       if (I == 4 || I == 6 || I == 8 || I == 10) Text += '-';

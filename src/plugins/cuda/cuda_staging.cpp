@@ -93,10 +93,12 @@ StagingPipeline::~StagingPipeline() {
 void StagingPipeline::configure(int32_t DeviceId) {
   DeviceId_ = DeviceId;
   Threshold_ = static_cast<size_t>(env::getInt("OMPTARGET_CUDA_STAGING_THRESHOLD",
-                                               static_cast<int64_t>(kDefaultThreshold), 0, int64_t(1) << 40));
+                                               static_cast<int64_t>(kDefaultThreshold), 0,
+                                               int64_t(1) << 40));
   if (Threshold_)
-    OMPT_TRACE(kComponent, "device %d: pageable copies of %zu bytes or more go through pinned staging", DeviceId_,
-               Threshold_);
+    OMPT_TRACE(kComponent,
+               "device %d: pageable copies of %zu bytes or more go through pinned staging",
+               DeviceId_, Threshold_);
   else
     OMPT_TRACE(kComponent, "device %d: pinned staging disabled", DeviceId_);
 }
@@ -127,8 +129,8 @@ bool StagingPipeline::ready() {
     if (!S) Events_[I] = nullptr;
   }
   if (!S) {
-    OMPT_TRACE(kComponent, "device %d: no pinned staging buffers (%s); pageable copies go direct", DeviceId_,
-               S.error().message().c_str());
+    OMPT_TRACE(kComponent, "device %d: no pinned staging buffers (%s); pageable copies go direct",
+               DeviceId_, S.error().message().c_str());
     (void)tearDownLocked();
     Failed_ = true;
     return false;
@@ -136,12 +138,14 @@ bool StagingPipeline::ready() {
   unsigned Hw = std::thread::hardware_concurrency();
   unsigned Threads = std::max(1u, std::min(8u, Hw / 2));
   Copier_ = std::make_unique<ParallelCopier>(Threads);
-  OMPT_TRACE(kComponent, "device %d: pinned staging ready: %zu x %zu MiB buffers, %u memcpy thread(s)", DeviceId_,
-             kNumBuffers, kChunkBytes >> 20, Copier_->threads());
+  OMPT_TRACE(kComponent,
+             "device %d: pinned staging ready: %zu x %zu MiB buffers, %u memcpy thread(s)",
+             DeviceId_, kNumBuffers, kChunkBytes >> 20, Copier_->threads());
   return true;
 }
 
-Status StagingPipeline::hostToDevice(CUdeviceptr Dst, const void *Src, size_t Size, CUstream Stream) {
+Status StagingPipeline::hostToDevice(CUdeviceptr Dst, const void *Src, size_t Size,
+                                     CUstream Stream) {
   const Driver &D = driver();
   std::lock_guard Lock(Mutex_);
   if (!ready()) return check(D.cuMemcpyHtoDAsync(Dst, Src, Size, Stream), "cuMemcpyHtoDAsync");
@@ -150,9 +154,11 @@ Status StagingPipeline::hostToDevice(CUdeviceptr Dst, const void *Src, size_t Si
   for (size_t I = 0, Off = 0; Off < Size; ++I, Off += kChunkBytes) {
     size_t B = I % kNumBuffers;
     size_t Len = std::min(kChunkBytes, Size - Off);
-    if (!(S = check(D.cuEventSynchronize(Events_[B]), "cuEventSynchronize (staging buffer)"))) break;
+    if (!(S = check(D.cuEventSynchronize(Events_[B]), "cuEventSynchronize (staging buffer)")))
+      break;
     Copier_->copy(Buffers_[B], From + Off, Len);
-    if (!(S = check(D.cuMemcpyHtoDAsync(Dst + Off, Buffers_[B], Len, Stream), "cuMemcpyHtoDAsync (staged)")))
+    if (!(S = check(D.cuMemcpyHtoDAsync(Dst + Off, Buffers_[B], Len, Stream),
+                    "cuMemcpyHtoDAsync (staged)")))
       break;
     if (!(S = check(D.cuEventRecord(Events_[B], Stream), "cuEventRecord (staging buffer)"))) break;
   }
@@ -171,7 +177,9 @@ Status StagingPipeline::deviceToHost(void *Dst, CUdeviceptr Src, size_t Size, CU
   // DMA of chunk I into its buffer, once the buffer's previous use is done.
   auto Issue = [&](size_t I) -> Status {
     size_t B = I % kNumBuffers;
-    if (Status S = check(D.cuEventSynchronize(Events_[B]), "cuEventSynchronize (staging buffer)"); !S) return S;
+    if (Status S = check(D.cuEventSynchronize(Events_[B]), "cuEventSynchronize (staging buffer)");
+        !S)
+      return S;
     if (Status S = check(D.cuMemcpyDtoHAsync(Buffers_[B], Src + I * kChunkBytes, Len(I), Stream),
                          "cuMemcpyDtoHAsync (staged)");
         !S)

@@ -55,11 +55,11 @@ const char *execModeName(ExecMode Mode);  // "Generic", "SPMD", "Generic-SPMD"
 
 // Environment settings that shape launches; read once per device.
 struct LaunchEnv {
-  int64_t NumTeams = 0;         // OMP_NUM_TEAMS (0: unset)
-  int64_t TeamsThreadLimit = 0; // OMP_TEAMS_THREAD_LIMIT (0: unset)
-  int64_t TeamLimit = 0;        // OMP_TEAM_LIMIT: at most this many blocks (0: unset)
-  int64_t BlocksPerSM = -1;     // OMPTARGET_CUDA_BLOCKS_PER_SM: SPMD grid cap per SM;
-                                // -1: from occupancy, 0: no cap (LLVM 14's rule)
+  int64_t NumTeams = 0;          // OMP_NUM_TEAMS (0: unset)
+  int64_t TeamsThreadLimit = 0;  // OMP_TEAMS_THREAD_LIMIT (0: unset)
+  int64_t TeamLimit = 0;         // OMP_TEAM_LIMIT: at most this many blocks (0: unset)
+  int64_t BlocksPerSM = -1;      // OMPTARGET_CUDA_BLOCKS_PER_SM: SPMD grid cap per SM;
+                                 // -1: from occupancy, 0: no cap (LLVM 14's rule)
   static LaunchEnv fromEnvironment();
 };
 

@@ -55,7 +55,8 @@ const char *headerProblem(Bytes Image, Elf64_Ehdr &Header) {
 }
 
 // The segment that holds [Vaddr, Vaddr + Size), or null.
-const LoadSegment *segmentHolding(const std::vector<LoadSegment> &Segments, uint64_t Vaddr, uint64_t Size) {
+const LoadSegment *segmentHolding(const std::vector<LoadSegment> &Segments, uint64_t Vaddr,
+                                  uint64_t Size) {
   for (const LoadSegment &S : Segments)
     if (Vaddr >= S.Vaddr && inside(Vaddr - S.Vaddr, Size, S.MemSize)) return &S;
   return nullptr;
@@ -70,13 +71,14 @@ Expected<std::vector<LoadSegment>> readSegments(Bytes Image, const Elf64_Ehdr &H
     if (P.p_type == PT_DYNAMIC) Dynamic = SectionRange{P.p_vaddr, P.p_memsz};
     if (P.p_type != PT_LOAD) continue;
     if (!inside(P.p_offset, P.p_filesz, Image.size()))
-      return layoutError("PT_LOAD segment %u holds file bytes [%llu, +%llu) but the image has %zu "
-                         "bytes (truncated?)",
-                         I, static_cast<unsigned long long>(P.p_offset),
-                         static_cast<unsigned long long>(P.p_filesz), Image.size());
+      return layoutError(
+          "PT_LOAD segment %u holds file bytes [%llu, +%llu) but the image has %zu "
+          "bytes (truncated?)",
+          I, static_cast<unsigned long long>(P.p_offset),
+          static_cast<unsigned long long>(P.p_filesz), Image.size());
     if (P.p_filesz > P.p_memsz || P.p_vaddr + P.p_memsz < P.p_vaddr)
-      return layoutError("PT_LOAD segment %u has %llu file bytes for %llu memory bytes at 0x%llx", I,
-                         static_cast<unsigned long long>(P.p_filesz),
+      return layoutError("PT_LOAD segment %u has %llu file bytes for %llu memory bytes at 0x%llx",
+                         I, static_cast<unsigned long long>(P.p_filesz),
                          static_cast<unsigned long long>(P.p_memsz),
                          static_cast<unsigned long long>(P.p_vaddr));
     Segments.push_back(LoadSegment{P.p_vaddr, P.p_memsz, (P.p_flags & PF_R) != 0});
@@ -95,7 +97,8 @@ Expected<std::optional<SectionRange>> findEntriesSection(Bytes Image, const Elf6
                                                          const std::vector<LoadSegment> &Segments) {
   if (Header.e_shoff == 0) return std::optional<SectionRange>{};  // no section table (stripped)
   if (Header.e_shentsize != sizeof(Elf64_Shdr))
-    return layoutError("its section headers are %u bytes, not %zu", Header.e_shentsize, sizeof(Elf64_Shdr));
+    return layoutError("its section headers are %u bytes, not %zu", Header.e_shentsize,
+                       sizeof(Elf64_Shdr));
   std::optional<Elf64_Shdr> First = readAt<Elf64_Shdr>(Image, Header.e_shoff);
   if (!First)
     return layoutError("its section table at offset %llu lies outside the image (%zu bytes)",
@@ -105,21 +108,24 @@ Expected<std::optional<SectionRange>> findEntriesSection(Bytes Image, const Elf6
   uint64_t Count = Header.e_shnum != 0 ? Header.e_shnum : First->sh_size;
   uint64_t NamesIndex = Header.e_shstrndx != SHN_XINDEX ? Header.e_shstrndx : First->sh_link;
   if (Count > (Image.size() - Header.e_shoff) / sizeof(Elf64_Shdr))
-    return layoutError("its section table (%llu headers at offset %llu) extends past the end of the "
-                       "image (%zu bytes)",
-                       static_cast<unsigned long long>(Count),
-                       static_cast<unsigned long long>(Header.e_shoff), Image.size());
+    return layoutError(
+        "its section table (%llu headers at offset %llu) extends past the end of the "
+        "image (%zu bytes)",
+        static_cast<unsigned long long>(Count), static_cast<unsigned long long>(Header.e_shoff),
+        Image.size());
   if (NamesIndex == SHN_UNDEF) return std::optional<SectionRange>{};  // sections have no names
   if (NamesIndex >= Count)
     return layoutError("its section name table is section %llu of %llu",
-                       static_cast<unsigned long long>(NamesIndex), static_cast<unsigned long long>(Count));
+                       static_cast<unsigned long long>(NamesIndex),
+                       static_cast<unsigned long long>(Count));
   auto Section = [&](uint64_t I) {  // in bounds: Count was checked
     return *readAt<Elf64_Shdr>(Image, Header.e_shoff + I * sizeof(Elf64_Shdr));
   };
   Elf64_Shdr Names = Section(NamesIndex);
   if (Names.sh_type != SHT_STRTAB || !inside(Names.sh_offset, Names.sh_size, Image.size()))
-    return layoutError("its section name table (section %llu) is not a string table inside the image",
-                       static_cast<unsigned long long>(NamesIndex));
+    return layoutError(
+        "its section name table (section %llu) is not a string table inside the image",
+        static_cast<unsigned long long>(NamesIndex));
   const auto *NameBytes = reinterpret_cast<const char *>(Image.data() + Names.sh_offset);
   // The wanted name with its terminating NUL.
   const std::string_view Wanted(abi::kEntriesSection, std::strlen(abi::kEntriesSection) + 1);
@@ -130,17 +136,17 @@ Expected<std::optional<SectionRange>> findEntriesSection(Bytes Image, const Elf6
     if (S.sh_name >= Names.sh_size || Names.sh_size - S.sh_name < Wanted.size() ||
         std::memcmp(NameBytes + S.sh_name, Wanted.data(), Wanted.size()) != 0)
       continue;
-    if (Found)
-      return layoutError("it has more than one %s section", abi::kEntriesSection);
+    if (Found) return layoutError("it has more than one %s section", abi::kEntriesSection);
     if (S.sh_type == SHT_NOBITS || !(S.sh_flags & SHF_ALLOC))
       return layoutError("its %s section (section %llu) is not loaded with the image",
                          abi::kEntriesSection, static_cast<unsigned long long>(I));
     if (S.sh_size % sizeof(__tgt_offload_entry) != 0)
-      return layoutError("its %s section has %llu bytes, not a multiple of the %zu-byte "
-                         "__tgt_offload_entry of clang 14 (built by a compiler whose entry layout "
-                         "this runtime does not support? rebuild with clang 14)",
-                         abi::kEntriesSection, static_cast<unsigned long long>(S.sh_size),
-                         sizeof(__tgt_offload_entry));
+      return layoutError(
+          "its %s section has %llu bytes, not a multiple of the %zu-byte "
+          "__tgt_offload_entry of clang 14 (built by a compiler whose entry layout "
+          "this runtime does not support? rebuild with clang 14)",
+          abi::kEntriesSection, static_cast<unsigned long long>(S.sh_size),
+          sizeof(__tgt_offload_entry));
     const LoadSegment *Seg = segmentHolding(Segments, S.sh_addr, S.sh_size);
     if (!Seg || !Seg->Readable)
       return layoutError("its %s section [0x%llx, +%llu) is not inside a readable PT_LOAD segment",

@@ -73,7 +73,8 @@ Status callFfi(void *Entry, void **Args, const ptrdiff_t *Offsets, int32_t NumAr
   ffi_cif Cif;
   ffi_status S = ffi_prep_cif(&Cif, FFI_DEFAULT_ABI, static_cast<unsigned>(NumArgs), &ffi_type_void,
                               Types.data());
-  if (S != FFI_OK) return makeError("ffi_prep_cif failed for %d argument(s) (status %d)", NumArgs, S);
+  if (S != FFI_OK)
+    return makeError("ffi_prep_cif failed for %d argument(s) (status %d)", NumArgs, S);
   ffi_call(&Cif, FFI_FN(Entry), nullptr, Values);
   return {};
 }

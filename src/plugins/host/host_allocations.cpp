@@ -22,8 +22,9 @@ Status HostAllocations::freeBlock(void *Ptr) {
     ScopedLock Lock(Mutex_);
     auto It = Live_.find(Ptr);
     if (It == Live_.end())
-      return makeError("not a live allocation of this device (never allocated here, or "
-                       "already freed)");
+      return makeError(
+          "not a live allocation of this device (never allocated here, or "
+          "already freed)");
     LiveBytes_ -= It->second;
     Live_.erase(It);
   }

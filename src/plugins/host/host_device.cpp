@@ -39,9 +39,10 @@ class HostImage final : public plugin::DeviceImage {
     }
     Expected<void *> Symbol = Library_->symbol(Name);
     if (!Symbol && Entries_)
-      return makeError("neither among the %zu entries of the image's %s section nor a dynamic symbol "
-                       "of the image",
-                       Entries_->size(), abi::kEntriesSection);
+      return makeError(
+          "neither among the %zu entries of the image's %s section nor a dynamic symbol "
+          "of the image",
+          Entries_->size(), abi::kEntriesSection);
     return Symbol;
   }
 
@@ -59,10 +60,12 @@ Status HostDevice::deinitImpl() {
   return {};
 }
 
-Expected<std::unique_ptr<plugin::DeviceImage>> HostDevice::loadImageImpl(const __tgt_device_image &Image) {
+Expected<std::unique_ptr<plugin::DeviceImage>> HostDevice::loadImageImpl(
+    const __tgt_device_image &Image) {
   auto *Begin = static_cast<const std::byte *>(Image.ImageStart);
   auto *End = static_cast<const std::byte *>(Image.ImageEnd);
-  if (!Begin || !End || End < Begin) return makeError("invalid image bounds [%p, %p)", Image.ImageStart, Image.ImageEnd);
+  if (!Begin || !End || End < Begin)
+    return makeError("invalid image bounds [%p, %p)", Image.ImageStart, Image.ImageEnd);
   std::span<const std::byte> Bytes(Begin, End);
   // Checked before dlopen: the dynamic loader trusts the file's offsets.
   Expected<ElfLayout> Layout = parseElfLayout(Bytes);
@@ -78,18 +81,21 @@ Expected<std::unique_ptr<plugin::DeviceImage>> HostDevice::loadImageImpl(const _
   }
   OMPT_TRACE(traceComponent(), "device %d: loaded image %p (%td bytes) from memory, %s", id(),
              Image.ImageStart, End - Begin,
-             Entries ? formatString("%zu entries in its %s section", Entries->size(), abi::kEntriesSection).c_str()
+             Entries ? formatString("%zu entries in its %s section", Entries->size(),
+                                    abi::kEntriesSection)
+                           .c_str()
                      : "no entries section: entries are looked up by dynamic symbol");
   return std::unique_ptr<plugin::DeviceImage>(
       std::make_unique<HostImage>(Image, std::move(*Lib), std::move(Entries)));
 }
 
-Expected<void *> HostDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name, size_t Index) {
+Expected<void *> HostDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name,
+                                           size_t Index) {
   return static_cast<HostImage &>(Image).resolve(Name, Index, 0);
 }
 
-Expected<void *> HostDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,
-                                           size_t Index) {
+Expected<void *> HostDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name,
+                                           size_t Size, size_t Index) {
   return static_cast<HostImage &>(Image).resolve(Name, Index, Size);
 }
 
@@ -100,7 +106,9 @@ Expected<void *> HostDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind
 
 Status HostDevice::freeImpl(void *TgtPtr) { return Allocations_.freeBlock(TgtPtr); }
 
-Expected<void *> HostDevice::createQueueImpl() { return std::make_unique<HostQueue>(Mode_).release(); }
+Expected<void *> HostDevice::createQueueImpl() {
+  return std::make_unique<HostQueue>(Mode_).release();
+}
 
 Status HostDevice::destroyQueueImpl(void *Queue) {
   std::unique_ptr<HostQueue> Owned(static_cast<HostQueue *>(Queue));
@@ -130,7 +138,8 @@ bool HostDevice::isDataExchangeableImpl(const GenericDevice &Dst) const {
 
 Status HostDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *DstPtr, size_t Size,
                                 void *Queue) {
-  if (!isDataExchangeableImpl(Dst)) return GenericDevice::exchangeImpl(SrcPtr, Dst, DstPtr, Size, Queue);
+  if (!isDataExchangeableImpl(Dst))
+    return GenericDevice::exchangeImpl(SrcPtr, Dst, DstPtr, Size, Queue);
   return queue(Queue).enqueue(HostOp{HostOp::Exchange, Size}, [=]() -> Status {
     std::memmove(DstPtr, SrcPtr, Size);  // may overlap on one device
     return {};
@@ -166,9 +175,13 @@ Status HostDevice::destroyEventImpl(void *Event) {
   return {};
 }
 
-Status HostDevice::recordEventImpl(void *Event, void *Queue) { return event(Event).record(queue(Queue)); }
+Status HostDevice::recordEventImpl(void *Event, void *Queue) {
+  return event(Event).record(queue(Queue));
+}
 
-Status HostDevice::waitEventImpl(void *Event, void *Queue) { return event(Event).waitOn(queue(Queue)); }
+Status HostDevice::waitEventImpl(void *Event, void *Queue) {
+  return event(Event).waitOn(queue(Queue));
+}
 
 Status HostDevice::syncEventImpl(void *Event) {
   event(Event).sync();
@@ -186,16 +199,18 @@ Status HostDevice::initDeviceInfoImpl(__tgt_device_info &Info) {
 // context; only targetsync, the device's queue (opaque: it accepts no work
 // from outside the runtime; interop use and destroy wait for it).
 void HostDevice::interopInfoImpl(__tgt_interop_info &Info) const {
-  Info.TargetSyncType = Mode_.Async ? "void *: a queue of the omptarget host device (opaque)"
-                                    : "void *: the immediate queue of the omptarget host device (opaque; "
-                                      "nothing is ever pending on it)";
+  Info.TargetSyncType = Mode_.Async
+                            ? "void *: a queue of the omptarget host device (opaque)"
+                            : "void *: the immediate queue of the omptarget host device (opaque; "
+                              "nothing is ever pending on it)";
 }
 
 void HostDevice::printInfoImpl() {
   std::printf("    Device type:                   host (x86_64), runs offloaded code on the CPU\n");
   if (Mode_.Async)
-    std::printf("    Queue mode:                    asynchronous (worker thread per queue, %u us delay)\n",
-                Mode_.DelayUs);
+    std::printf(
+        "    Queue mode:                    asynchronous (worker thread per queue, %u us delay)\n",
+        Mode_.DelayUs);
   else
     std::printf("    Queue mode:                    synchronous\n");
   // The registry also holds the blocks the memory manager keeps for reuse.

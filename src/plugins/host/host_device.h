@@ -30,9 +30,12 @@ namespace omptarget::host {
 class HostDevice final : public plugin::GenericDevice {
  public:
   // Runners: the plugin's pool (it outlives the device).
-  HostDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, HostQueueMode Mode, RunnerPool &Runners)
-      : GenericDevice(Plugin, DeviceId), Mode_(Mode),
-        Immediate_(Mode.Async ? nullptr : std::make_unique<HostQueue>(Mode)), Runners_(Runners) {}
+  HostDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, HostQueueMode Mode,
+             RunnerPool &Runners)
+      : GenericDevice(Plugin, DeviceId),
+        Mode_(Mode),
+        Immediate_(Mode.Async ? nullptr : std::make_unique<HostQueue>(Mode)),
+        Runners_(Runners) {}
 
   const HostQueueMode &mode() const { return Mode_; }
   bool completesSynchronously() const override { return !Mode_.Async; }
@@ -50,9 +53,11 @@ class HostDevice final : public plugin::GenericDevice {
   Status initImpl() override;
   Status deinitImpl() override;
 
-  Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(const __tgt_device_image &Image) override;
+  Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(
+      const __tgt_device_image &Image) override;
   // From the image's offload-entries section (offload_entries.h).
-  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name, size_t Index) override;
+  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name,
+                                 size_t Index) override;
   Expected<void *> getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,
                                  size_t Index) override;
 

@@ -35,7 +35,8 @@ void takeQueue(HostDevice &D, __tgt_async_info &AsyncInfo) {
 int32_t submit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
                __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, TgtPtr, HstPtr, AsyncInfo))) [[unlikely]]
+  if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, TgtPtr, HstPtr, AsyncInfo)))
+      [[unlikely]]
     return plugin::direct::dataSubmit(Handle, TgtPtr, HstPtr, Size, AsyncInfo);
   takeQueue(D, *AsyncInfo);
   std::memcpy(TgtPtr, HstPtr, static_cast<size_t>(Size));
@@ -45,7 +46,8 @@ int32_t submit(void *Handle, void *TgtPtr, void *HstPtr, int64_t Size,
 int32_t retrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
                  __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, HstPtr, TgtPtr, AsyncInfo))) [[unlikely]]
+  if (!maySkipChecks(D, GenericDevice::isPlainTransfer(Size, HstPtr, TgtPtr, AsyncInfo)))
+      [[unlikely]]
     return plugin::direct::dataRetrieve(Handle, HstPtr, TgtPtr, Size, AsyncInfo);
   takeQueue(D, *AsyncInfo);
   std::memcpy(HstPtr, TgtPtr, static_cast<size_t>(Size));

@@ -108,7 +108,8 @@ void HostQueue::workerLoop() {
     It.Fn = nullptr;  // release the captures outside the lock
     Lock.lock();
     if (!S && !FirstError_)
-      FirstError_ = makeError("%s failed: %s", It.Info.describe().c_str(), S.error().message().c_str());
+      FirstError_ =
+          makeError("%s failed: %s", It.Info.describe().c_str(), S.error().message().c_str());
     ++Done_;
     if (Done_ == Enqueued_ && IdleWaiters_ != 0) IdleCV_.notify_all();
   }

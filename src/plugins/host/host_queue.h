@@ -65,8 +65,8 @@ namespace omptarget::host {
 
 // Plugin-wide queue configuration, read once from the environment.
 struct HostQueueMode {
-  bool Async = false;     // OMPTARGET_HOST_ASYNC=1
-  uint32_t DelayUs = 0;   // OMPTARGET_HOST_ASYNC_DELAY_US (asynchronous mode only)
+  bool Async = false;    // OMPTARGET_HOST_ASYNC=1
+  uint32_t DelayUs = 0;  // OMPTARGET_HOST_ASYNC_DELAY_US (asynchronous mode only)
 
   static HostQueueMode fromEnvironment();
 };
@@ -124,8 +124,8 @@ class HostQueue {
   const uint32_t DelayUs_;
 
   std::mutex Mutex_;
-  std::condition_variable WorkCV_;   // worker: Ops_ non-empty or Stop_
-  std::condition_variable IdleCV_;   // synchronize(): Done_ == Enqueued_
+  std::condition_variable WorkCV_;  // worker: Ops_ non-empty or Stop_
+  std::condition_variable IdleCV_;  // synchronize(): Done_ == Enqueued_
   std::deque<Item> Ops_;
   // Written under Mutex_; atomics so the bounded spins can read them unlocked.
   std::atomic<uint64_t> Enqueued_{0};

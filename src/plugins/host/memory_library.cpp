@@ -36,7 +36,8 @@ Expected<std::unique_ptr<MemoryLibrary>> MemoryLibrary::load(std::span<const std
   if (!Handle) {
     const char *Why = ::dlerror();
     ::close(Fd);
-    return makeError("dlopen of the image (%zu bytes) failed: %s", Image.size(), Why ? Why : "unknown error");
+    return makeError("dlopen of the image (%zu bytes) failed: %s", Image.size(),
+                     Why ? Why : "unknown error");
   }
   struct link_map *Map = nullptr;
   if (::dlinfo(Handle, RTLD_DI_LINKMAP, &Map) != 0 || !Map) {

@@ -39,7 +39,8 @@ class MemoryLibrary {
   struct Key {};  // only load() constructs
 
  public:
-  MemoryLibrary(Key, int Fd, void *Handle, uintptr_t Base) : Fd_(Fd), Handle_(Handle), Base_(Base) {}
+  MemoryLibrary(Key, int Fd, void *Handle, uintptr_t Base)
+      : Fd_(Fd), Handle_(Handle), Base_(Base) {}
 
  private:
   int Fd_;

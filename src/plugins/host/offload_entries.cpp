@@ -8,7 +8,8 @@ namespace omptarget::host {
 
 namespace {
 // The string at Ptr if it is NUL-terminated inside a readable loaded segment.
-std::optional<std::string_view> loadedString(const ElfLayout &Layout, uintptr_t Base, const char *Ptr) {
+std::optional<std::string_view> loadedString(const ElfLayout &Layout, uintptr_t Base,
+                                             const char *Ptr) {
   auto Addr = reinterpret_cast<uintptr_t>(Ptr);
   for (const LoadSegment &S : Layout.Segments) {
     uintptr_t Begin = Base + S.Vaddr;
@@ -36,9 +37,10 @@ Expected<OffloadEntryTable> OffloadEntryTable::read(const ElfLayout &Layout, uin
     std::memcpy(&R, Records + I * sizeof(R), sizeof(R));
     std::optional<std::string_view> Name = loadedString(Layout, Base, R.name);
     if (!Name)
-      return makeError("entry %zu of the image's %s section has a name pointer (%p) outside the "
-                       "image (a corrupt image?)",
-                       I, abi::kEntriesSection, static_cast<void *>(R.name));
+      return makeError(
+          "entry %zu of the image's %s section has a name pointer (%p) outside the "
+          "image (a corrupt image?)",
+          I, abi::kEntriesSection, static_cast<void *>(R.name));
     if (!R.addr)
       return makeError("entry %zu ('%.*s') of the image's %s section has a null address", I,
                        static_cast<int>(Name->size()), Name->data(), abi::kEntriesSection);
@@ -65,9 +67,10 @@ Expected<void *> OffloadEntryTable::resolve(size_t &Cursor, const char *Name, si
       for (size_t I = Cursor; I < Entries_.size() && !Found; ++I)
         if (Entries_[I].Name == Name) Found = &Entries_[I];
       if (!Found)
-        return makeError("several entries of the image's %s section have this name, at different "
-                         "addresses, and none at or after record %zu, where the host's order puts it",
-                         abi::kEntriesSection, Cursor);
+        return makeError(
+            "several entries of the image's %s section have this name, at different "
+            "addresses, and none at or after record %zu, where the host's order puts it",
+            abi::kEntriesSection, Cursor);
     }
   }
   Cursor = static_cast<size_t>(Found - Entries_.data()) + 1;

@@ -74,7 +74,7 @@ class RunnerPool {
 
   FutexMutex Mutex_;
   std::vector<std::unique_ptr<Runner>> Runners_ GUARDED_BY(Mutex_);  // every runner started
-  std::vector<Runner *> Idle_ GUARDED_BY(Mutex_);  // runners waiting for a call
+  std::vector<Runner *> Idle_ GUARDED_BY(Mutex_);                    // runners waiting for a call
 };
 
 }  // namespace omptarget::host
