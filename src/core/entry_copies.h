@@ -40,7 +40,6 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 
 #include "async_info.h"
 #include "device.h"
