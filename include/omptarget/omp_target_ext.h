@@ -93,6 +93,11 @@ void llvm_omp_target_free_device(void *ptr, int device_num);
 void llvm_omp_target_free_host(void *ptr, int device_num);
 void llvm_omp_target_free_shared(void *ptr, int device_num);
 
+/* Locked (pinned) host memory: returns the device-accessible address of ptr,
+   NULL on failure; reference-counted per device (docs/usage.md). */
+void *llvm_omp_target_lock_mem(void *ptr, size_t size, int device_num);
+void llvm_omp_target_unlock_mem(void *ptr, int device_num);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 #include "device.h"
 
 #include <cinttypes>
+#include <limits>
 #include <memory>
 #include <string_view>
 
@@ -38,6 +39,16 @@ Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {
   else
     CopyPolicy_ = CopyPolicy::RecordEvent;
   UnifiedSharedMemory_ = RequiresUnifiedSharedMemory;
+  if (env::getInt("LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS", 0, 0, 1) == 1) {
+    if (canLockHost())
+      LockMappedMinBytes_ = env::getInt("OMPTARGET_LOCK_MAPPED_MIN_BYTES", kLockMappedMinBytes, 1,
+                                        std::numeric_limits<int64_t>::max());
+    else
+      OMPT_TRACE("omptarget",
+                 "Device %d: LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS=1 has no effect: plugin %s "
+                 "cannot lock host memory",
+                 Id_, Plugin_.name().c_str());
+  }
   EntryPoints_ = EntryPointHandle{&F, PluginDeviceId_};
   BoundDeviceOps Bound = bindDeviceOps(Plugin_, EntryPoints_,
                                        env::getInt("OMPTARGET_PLUGIN_DIRECT_CALLS", 1, 0, 1) == 1);
@@ -80,6 +91,33 @@ bool Device::canAccess(const void *Ptr, size_t Size) {
   const auto &F = Plugin_.fn();
   if (!F.is_accessible_ptr) return false;
   return F.is_accessible_ptr(PluginDeviceId_, Ptr, static_cast<int64_t>(Size)) == 1;
+}
+
+Expected<void *> Device::lockHost(void *HstPtr, int64_t Size) {
+  if (!canLockHost()) {
+    OMPT_TRACE("omptarget", "Device %d: plugin %s cannot lock host memory: %p left pageable", Id_,
+               Plugin_.name().c_str(), HstPtr);
+    return HstPtr;
+  }
+  void *Locked = nullptr;
+  if (Plugin_.fn().data_lock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess ||
+      !Locked)
+    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT
+                     " (%" PRId64 " bytes); its message, if any, says why",
+                     Id_, OMPT_PTR(HstPtr), Size);
+  OMPT_TRACE("omptarget", "Device %d: locked %" PRId64 " bytes at %p (device-accessible %p)", Id_,
+             Size, HstPtr, Locked);
+  return Locked;
+}
+
+Status Device::unlockHost(void *HstPtr) {
+  if (!canLockHost()) return Status::success();
+  if (Plugin_.fn().data_unlock(PluginDeviceId_, HstPtr) != kOffloadSuccess)
+    return makeError("device %d: the plugin could not unlock host memory " OMPT_PTR_FMT
+                     "; its message, if any, says why",
+                     Id_, OMPT_PTR(HstPtr));
+  OMPT_TRACE("omptarget", "Device %d: unlocked %p", Id_, HstPtr);
+  return Status::success();
 }
 
 Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {

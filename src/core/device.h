@@ -83,6 +83,21 @@ class Device {
   // used as is on this device (unless a map says `close`).
   bool unifiedSharedMemory() const { return UnifiedSharedMemory_; }
 
+  // Locked host memory (llvm_omp_target_lock_mem): the plugin's data_lock /
+  // data_unlock, reference-counted there. A plugin without them (LLVM 14's)
+  // locks nothing: lockHost returns HstPtr itself (its copies take the
+  // pageable route) and unlockHost does nothing.
+  bool canLockHost() const { return Plugin_.fn().data_lock && Plugin_.fn().data_unlock; }
+  Expected<void *> lockHost(void *HstPtr, int64_t Size);
+  Status unlockHost(void *HstPtr);
+  // LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS=1: new mapping entries of at least
+  // this many bytes (OMPTARGET_LOCK_MAPPED_MIN_BYTES) lock their host range
+  // for their lifetime; 0 when off or the plugin cannot lock. Set at init.
+  int64_t lockMappedMinBytes() const { return LockMappedMinBytes_; }
+  // The default of OMPTARGET_LOCK_MAPPED_MIN_BYTES (docs/benchmarks.md,
+  // "Locked host memory", has the measurement behind it).
+  static constexpr int64_t kLockMappedMinBytes = int64_t(16) << 20;
+
   Expected<void *> allocate(int64_t Size, void *HstPtr, int32_t Kind);
   // Frees device memory that allocate returned.
   Status freeMemory(void *TgtPtr);
@@ -122,6 +137,7 @@ class Device {
   // Set once in initializeLocked, before the device is ready.
   CopyPolicy CopyPolicy_ = CopyPolicy::FinishUnderEntryLock;
   bool UnifiedSharedMemory_ = false;
+  int64_t LockMappedMinBytes_ = 0;
   EntryPointHandle EntryPoints_;  // the adapters' handle (device_ops.h)
   __tgt_direct_device Ops_{};
   std::atomic<bool> Ready_{false};

@@ -40,6 +40,20 @@ void reportMissingPresent(uintptr_t Begin, int64_t Size) {
       Begin, Size);
 }
 
+// LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS: locks a new entry's host range for
+// the entry's lifetime (finishRemoval unlocks it). A range that cannot be
+// locked (it extends memory the program locked, the locked-memory limit)
+// stays pageable: its copies are as correct, only slower.
+void lockForEntry(Device &D, MapEntry &E) {
+  Expected<void *> Locked = D.lockHost(reinterpret_cast<void *>(E.HstBegin), E.size());
+  if (Locked) {
+    E.HostLocked = true;
+    return;
+  }
+  OMPT_TRACE("omptarget", "%s; the mapping's copies take the pageable route",
+             Locked.error().message().c_str());
+}
+
 // Gives back the reference a failed mapHostRange took (removing an entry it
 // created, and its memory). Without the entry lock: the table lock comes
 // first.
@@ -101,6 +115,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     Created = true;
     Result.Entry = &E;
     Result.TgtPtr = *Tgt;
+    if (D.lockMappedMinBytes() && Req.Size >= D.lockMappedMinBytes()) lockForEntry(D, E);
     if (info::enabled(abi::kInfoMappingChanged)) reportCreated(D, Req, E, *Tgt);
   } else {
     // Size 0 and not mapped: nothing to do (a zero-length section).
@@ -144,6 +159,7 @@ struct Removal {
   void *Tgt = nullptr;
   void *Event = nullptr;
   uintptr_t HstBegin = 0, HstEnd = 0;
+  bool HostLocked = false;
 };
 
 // E's count reached zero (T.Mutex held): unlink it.
@@ -153,7 +169,8 @@ Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) REQUIRES(T.Mutex) 
                 "Removing map entry with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
                 ", Size=%" PRId64 ", Name=%s",
                 E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
-  Removal R{reinterpret_cast<void *>(E.TgtBegin), E.eventOfUnreferenced(), E.HstBegin, E.HstEnd};
+  Removal R{reinterpret_cast<void *>(E.TgtBegin), E.eventOfUnreferenced(), E.HstBegin, E.HstEnd,
+            E.HostLocked};
   T.erase(E);
   return R;
 }
@@ -164,6 +181,10 @@ Status finishRemoval(Device &D, const Removal &R) {
   if (T.hasShadows())
     T.forEachShadow(R.HstBegin, R.HstEnd, true, [](void **, const ShadowPointer &) {});
   destroyEntryEvent(D, R.Event);
+  // The entry's copies are done: its locked host range may be unpinned.
+  if (R.HostLocked)
+    if (Status S = D.unlockHost(reinterpret_cast<void *>(R.HstBegin)); !S)
+      debug::warning("%s; the host memory stays locked", S.error().message().c_str());
   return D.freeMemory(R.Tgt);
 }
 

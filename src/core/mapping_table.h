@@ -55,6 +55,9 @@ struct MapEntry {
   map_var_info_t Name = nullptr;
   // Created by omp_target_associate_ptr (only those may be disassociated).
   bool Associated = false;
+  // Its host range was locked for the entry's lifetime
+  // (LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS); unlocked when it is removed.
+  bool HostLocked = false;
   // Held while the entry's initial H2D copy is being issued (see header comment).
   FutexMutex TransferMutex;
   // Plugin event ordered after the entry's last H2D copy (null: none yet /

@@ -20,7 +20,8 @@ GenericDevice::GenericDevice(GenericPlugin &Plugin, int32_t DeviceId)
           "event", [this] { return createEventImpl(); },
           [this](void *E) { return destroyEventImpl(E); }),
       MemoryManager_([this](size_t Size) { return allocImpl(Size, nullptr, abi::kAllocDefault); },
-                     [this](void *Ptr) { return freeImpl(Ptr); }) {}
+                     [this](void *Ptr) { return freeImpl(Ptr); }),
+      Pinned_(DeviceId, *this) {}
 
 GenericDevice::~GenericDevice() = default;
 
@@ -69,6 +70,14 @@ Status GenericDevice::deinit() {
   Note(QueuePool_.deinit());
   Note(EventPool_.deinit());
   Note(MemoryManager_.deinit());
+  {
+    // Ranges the program left locked are unpinned while the device lives.
+    Status Unpinned;
+    if (size_t Left = Pinned_.unpinAll(&Unpinned))
+      OMPT_TRACE(traceComponent(), "device %d: %zu host range(s) still locked at deinit: unpinned",
+                 DeviceId_, Left);
+    Note(std::move(Unpinned));
+  }
   {
     std::unique_lock Lock(ImagesMutex_);
     Kernels_.store(nullptr, std::memory_order_release);

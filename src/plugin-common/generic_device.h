@@ -34,8 +34,8 @@
 // image loads; the kernel table a launch tests against is immutable once
 // published through Kernels_ (an atomic pointer: launches take no lock), and
 // every published table stays alive until deinit. AsyncInfosMutex_ guards
-// AsyncInfos_. The queue and event pools and the memory manager lock
-// themselves. Initialized_ and SharedQueue_ are written by init/deinit only,
+// AsyncInfos_. The queue and event pools, the memory manager and the pinned
+// map lock themselves. Initialized_ and SharedQueue_ are written by init/deinit only,
 // before or after every other call; DeferredRetrievesAccepted_ is atomic. The operations on one
 // queue are ordered by the caller.
 #pragma once
@@ -56,13 +56,14 @@
 #include "memory_manager.h"
 #include "omptarget/abi.h"
 #include "omptarget/plugin_abi.h"
+#include "pinned_map.h"
 #include "resource_pool.h"
 
 namespace omptarget::plugin {
 
 class GenericPlugin;
 
-class GenericDevice {
+class GenericDevice : private HostPinner {
  public:
   GenericDevice(GenericPlugin &Plugin, int32_t DeviceId);
   virtual ~GenericDevice();
@@ -117,8 +118,12 @@ class GenericDevice {
   // null/0 unless the device overrides interopInfoImpl.
   void interopInfo(__tgt_interop_info &Info) const;
 
+  // Locked (pinned) host memory: a reference-counted range of the device's
+  // PinnedMap (pinned_map.h has the rules); the device pins through
+  // pinHostImpl. dataLock returns the device-accessible address of HstPtr.
   Expected<void *> dataLock(void *HstPtr, int64_t Size);
   Status dataUnlock(void *HstPtr);
+  const PinnedMap &pinnedMap() const { return Pinned_; }
 
   // Can the device access the host memory [HstPtr, HstPtr + Size) directly
   // (is_accessible_ptr)? False for a null pointer or a negative size; an
@@ -310,8 +315,13 @@ class GenericDevice {
   virtual Status waitEventImpl(void *Event, void *Queue) = 0;
   virtual Status syncEventImpl(void *Event) = 0;
 
-  virtual Expected<void *> dataLockImpl(void *HstPtr, size_t /*Size*/) { return HstPtr; }
-  virtual Status dataUnlockImpl(void * /*HstPtr*/) { return {}; }
+  // Pins [HstPtr, HstPtr + Size) for DMA, or finds it pinned already by
+  // someone else (HostPinner::pin's contract); by default (the host device)
+  // bookkeeping only: the range itself, its own device-accessible address.
+  virtual Expected<PinnedRange> pinHostImpl(void *HstPtr, size_t Size) {
+    return PinnedRange{reinterpret_cast<uintptr_t>(HstPtr), Size, HstPtr, false};
+  }
+  virtual Status unpinHostImpl(const PinnedRange & /*R*/) { return {}; }
 
   // Whether the device reaches this host memory (Size > 0, HstPtr non-null);
   // by default false, the answer that never misleads.
@@ -351,6 +361,11 @@ class GenericDevice {
   std::atomic<const KernelTable *> Kernels_{nullptr};             // the current version (no lock)
 
   MemoryManager MemoryManager_;  // locks itself
+  PinnedMap Pinned_;             // locks itself; pins through this device's hooks
+
+  // HostPinner, for Pinned_.
+  Expected<PinnedRange> pin(void *HstPtr, size_t Size) final { return pinHostImpl(HstPtr, Size); }
+  Status unpin(const PinnedRange &R) final { return unpinHostImpl(R); }
 
   std::mutex AsyncInfosMutex_;  // guards AsyncInfos_
   std::vector<std::unique_ptr<__tgt_async_info>> AsyncInfos_;

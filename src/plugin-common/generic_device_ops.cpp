@@ -88,6 +88,8 @@ Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, v
     return MemoryManager_.retryAfterReleasing([&] { return allocImpl(Size, HostPtr, Kind); });
   }();
   if (!Ptr) return allocFailed(Call, Size, Kind, Ptr.takeError());
+  // Pinned host memory is locked memory for copies from the start.
+  if (Kind == abi::kAllocHost) Pinned_.addAllocation(*Ptr, Size == 0 ? 1 : Size);
   return Ptr;
 }
 
@@ -132,6 +134,8 @@ Status GenericDevice::freeToDevice(const char *Call, void *TgtPtr, __tgt_async_i
       return {};
     }
   }
+  // Pinned host memory leaves the pinned map before it is freed.
+  Pinned_.removeAllocation(TgtPtr);
   Status S = [&]() -> Status {
     if (AsyncInfo && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
@@ -306,17 +310,15 @@ Status GenericDevice::syncEventUnchecked(void *Event) {
 Expected<void *> GenericDevice::dataLock(void *HstPtr, int64_t Size) {
   if (!HstPtr || Size <= 0)
     return opError("data_lock", DeviceId_,
-                   formatString("invalid arguments (host %p, size %" PRId64 ")", HstPtr, Size));
-  Expected<void *> P = dataLockImpl(HstPtr, static_cast<size_t>(Size));
-  if (!P) return opError("data_lock", DeviceId_, P.error().message());
-  return P;
+                   formatString("cannot lock host range %p of %" PRId64
+                                " bytes: %s (give a non-null pointer and a positive size)",
+                                HstPtr, Size, HstPtr ? "the size is not positive" : "null pointer"));
+  return Pinned_.lock(HstPtr, static_cast<size_t>(Size));
 }
 
 Status GenericDevice::dataUnlock(void *HstPtr) {
-  if (!HstPtr) return opError("data_unlock", DeviceId_, "null host pointer");
-  if (Status S = dataUnlockImpl(HstPtr); !S)
-    return opError("data_unlock", DeviceId_, S.error().message());
-  return {};
+  if (!HstPtr) return opError("data_unlock", DeviceId_, "null host pointer: nothing was unlocked");
+  return Pinned_.unlock(HstPtr);
 }
 
 }  // namespace omptarget::plugin

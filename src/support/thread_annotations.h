@@ -10,6 +10,11 @@
 //   ACQUIRE(m...)/RELEASE(m...)   a function that takes / gives back m
 //                            (no argument: the object itself, or the lock
 //                            a scoped guard holds)
+//   ACQUIRE_SHARED(m...)/RELEASE_SHARED(m...)   the same, for a shared
+//                            (reader) hold of a SharedMutex
+//   RELEASE_GENERIC()        a scoped guard's destructor that gives back
+//                            whichever hold it took
+//   REQUIRES_SHARED(m...)    a function called with at least a shared hold
 //   TRY_ACQUIRE(ok, m...)    takes m when it returns ok
 //   RETURN_CAPABILITY(m)     an accessor that returns a reference to m
 //   NO_THREAD_SAFETY_ANALYSIS    a function the analysis cannot follow; its
@@ -31,6 +36,10 @@
 #define REQUIRES(...) OMPTARGET_THREAD_ANNOTATION(requires_capability(__VA_ARGS__))
 #define ACQUIRE(...) OMPTARGET_THREAD_ANNOTATION(acquire_capability(__VA_ARGS__))
 #define RELEASE(...) OMPTARGET_THREAD_ANNOTATION(release_capability(__VA_ARGS__))
+#define ACQUIRE_SHARED(...) OMPTARGET_THREAD_ANNOTATION(acquire_shared_capability(__VA_ARGS__))
+#define RELEASE_SHARED(...) OMPTARGET_THREAD_ANNOTATION(release_shared_capability(__VA_ARGS__))
+#define RELEASE_GENERIC(...) OMPTARGET_THREAD_ANNOTATION(release_generic_capability(__VA_ARGS__))
+#define REQUIRES_SHARED(...) OMPTARGET_THREAD_ANNOTATION(requires_shared_capability(__VA_ARGS__))
 #define TRY_ACQUIRE(...) OMPTARGET_THREAD_ANNOTATION(try_acquire_capability(__VA_ARGS__))
 #define RETURN_CAPABILITY(x) OMPTARGET_THREAD_ANNOTATION(lock_returned(x))
 #define NO_THREAD_SAFETY_ANALYSIS OMPTARGET_THREAD_ANNOTATION(no_thread_safety_analysis)

@@ -21,6 +21,9 @@
 //   OMPTARGET_FAKE_CUDA_ALLOC_ERROR=N   cuMemAlloc fails with CUresult N
 //                                       (e.g. 1 CUDA_ERROR_INVALID_VALUE, 4
 //                                       CUDA_ERROR_DEINITIALIZED)
+//   OMPTARGET_FAKE_CUDA_HOST_REGISTER_ERROR=N  cuMemHostRegister fails with
+//                                       CUresult N (e.g. 2
+//                                       CUDA_ERROR_OUT_OF_MEMORY)
 //   OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES=1  cuGetErrorName/String fail with
 //                                       CUDA_ERROR_DEINITIALIZED, as a driver
 //                                       that is shutting down may
@@ -31,6 +34,7 @@
 #include <elf.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -58,7 +62,21 @@ struct Token {
 
 std::mutex Mutex;  // guards the containers below
 std::vector<std::unique_ptr<FakeContext>> Contexts;
-std::set<void *> PinnedBlocks;
+// Pinned host memory by address: cuMemAllocHost blocks and cuMemHostRegister
+// ranges (begin -> size, registered). Interior pointers are found, as the
+// real driver's pointer attributes find them.
+struct PinnedRange {
+  size_t Size;
+  bool Registered;
+};
+std::map<uintptr_t, PinnedRange> PinnedBlocks;
+// The pinned range that contains P (Mutex held), or end().
+std::map<uintptr_t, PinnedRange>::iterator pinnedAt(uintptr_t P) {
+  auto It = PinnedBlocks.upper_bound(P);
+  if (It == PinnedBlocks.begin()) return PinnedBlocks.end();
+  --It;
+  return P < It->first + It->second.Size ? It : PinnedBlocks.end();
+}
 std::set<std::unique_ptr<FakeModule>> Modules;
 thread_local CUcontext Current = nullptr;
 std::atomic<unsigned long long> Launches{0};
@@ -72,6 +90,8 @@ size_t envSize(const char *Name, size_t Default) {
 const size_t MemoryLimit = envSize("OMPTARGET_FAKE_CUDA_MEMORY", size_t(16) << 30);
 const unsigned long long TrapLaunch = envSize("OMPTARGET_FAKE_CUDA_TRAP_LAUNCH", 0);
 const auto AllocError = static_cast<CUresult>(envSize("OMPTARGET_FAKE_CUDA_ALLOC_ERROR", 0));
+const auto HostRegisterError =
+    static_cast<CUresult>(envSize("OMPTARGET_FAKE_CUDA_HOST_REGISTER_ERROR", 0));
 const bool NoErrorNames = envSize("OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES", 0) != 0;
 
 struct ErrorText {
@@ -91,6 +111,10 @@ constexpr ErrorText kErrors[] = {
     {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
     {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {CUDA_ERROR_ILLEGAL_INSTRUCTION, "CUDA_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was encountered"},
+    {CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+     "part or all of the requested memory range is already mapped"},
+    {CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
+     "pointer does not correspond to a registered memory region"},
 };
 const ErrorText *errorText(CUresult R) {
   for (const ErrorText &E : kErrors)
@@ -288,24 +312,53 @@ CUresult cuMemAllocHost(void **Ptr, size_t Size) {
   void *P = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
   if (!P) return CUDA_ERROR_OUT_OF_MEMORY;
   std::lock_guard Lock(Mutex);
-  PinnedBlocks.insert(P);
+  PinnedBlocks[reinterpret_cast<uintptr_t>(P)] = {Size == 0 ? 1 : Size, false};
   *Ptr = P;
   return CUDA_SUCCESS;
 }
 CUresult cuMemFreeHost(void *Ptr) {
   {
     std::lock_guard Lock(Mutex);
-    if (!PinnedBlocks.erase(Ptr)) return CUDA_ERROR_INVALID_VALUE;
+    auto It = PinnedBlocks.find(reinterpret_cast<uintptr_t>(Ptr));
+    if (It == PinnedBlocks.end() || It->second.Registered) return CUDA_ERROR_INVALID_VALUE;
+    PinnedBlocks.erase(It);
   }
   std::free(Ptr);
   return CUDA_SUCCESS;
 }
-CUresult cuMemAllocManaged(CUdeviceptr *Ptr, size_t Size, unsigned int) { return cuMemAlloc(Ptr, Size); }
-CUresult cuPointerGetAttribute(void *Data, CUpointer_attribute A, CUdeviceptr Ptr) {
-  if (A != CU_POINTER_ATTRIBUTE_MEMORY_TYPE) return CUDA_ERROR_INVALID_VALUE;
+// As the real driver: a range that overlaps pinned memory is refused.
+CUresult cuMemHostRegister(void *P, size_t Size, unsigned int) {
+  if (HostRegisterError != CUDA_SUCCESS) return HostRegisterError;
+  if (!P || Size == 0) return CUDA_ERROR_INVALID_VALUE;
+  auto B = reinterpret_cast<uintptr_t>(P);
   std::lock_guard Lock(Mutex);
-  if (!PinnedBlocks.count(fromDev(Ptr))) return CUDA_ERROR_INVALID_VALUE;  // pageable
-  *static_cast<unsigned *>(Data) = CU_MEMORYTYPE_HOST;
+  auto It = PinnedBlocks.lower_bound(B);
+  if ((It != PinnedBlocks.end() && It->first < B + Size) || pinnedAt(B) != PinnedBlocks.end())
+    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  PinnedBlocks[B] = {Size, true};
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostUnregister(void *P) {
+  std::lock_guard Lock(Mutex);
+  auto It = PinnedBlocks.find(reinterpret_cast<uintptr_t>(P));
+  if (It == PinnedBlocks.end() || !It->second.Registered) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+  PinnedBlocks.erase(It);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *Ptr, size_t Size, unsigned int) { return cuMemAlloc(Ptr, Size); }
+// Pinned host memory: its type, range and device address (the host address,
+// as with unified addressing); anything else is pageable (INVALID_VALUE).
+CUresult cuPointerGetAttribute(void *Data, CUpointer_attribute A, CUdeviceptr Ptr) {
+  std::lock_guard Lock(Mutex);
+  auto It = pinnedAt(static_cast<uintptr_t>(Ptr));
+  if (It == PinnedBlocks.end()) return CUDA_ERROR_INVALID_VALUE;  // pageable
+  switch (A) {
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned *>(Data) = CU_MEMORYTYPE_HOST; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *static_cast<CUdeviceptr *>(Data) = It->first; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *static_cast<size_t *>(Data) = It->second.Size; break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *static_cast<CUdeviceptr *>(Data) = Ptr; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr Dst, const void *Src, size_t N) {

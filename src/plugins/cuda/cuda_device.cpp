@@ -213,6 +213,12 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
 
 Status CudaDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
   if (Status S = activate(); !S) return S;
+  if (pinnedMap().mayContain()) [[unlikely]]
+    return submitAroundLocked(TgtPtr, HstPtr, Size, Queue);
+  return submitPageable(TgtPtr, HstPtr, Size, Queue);
+}
+
+Status CudaDevice::submitPageable(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
   if (Staging_.wanted(HstPtr, Size))
     return Staging_.hostToDevice(devPtr(TgtPtr), HstPtr, Size, stream(Queue));
   plugin::SmallCopyBuffer &Small = streamState(Queue).SmallCopies;
@@ -233,6 +239,12 @@ Status CudaDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, voi
 
 Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
   if (Status S = activate(); !S) return S;
+  if (pinnedMap().mayContain()) [[unlikely]]
+    return retrieveAroundLocked(HstPtr, TgtPtr, Size, Queue);
+  return retrievePageable(HstPtr, TgtPtr, Size, Queue);
+}
+
+Status CudaDevice::retrievePageable(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
   if (Staging_.wanted(HstPtr, Size)) {
     // Synchronous: a failure of the kernel before it on the stream shows
     // here rather than at synchronize, so name the kernel as synchronize would.

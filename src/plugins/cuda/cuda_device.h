@@ -12,6 +12,10 @@
 //     is one cuStreamSynchronize. The last kernel launched on each stream is
 //     remembered so that a failure found at synchronization names it.
 //   * Events are CUevents (CU_EVENT_DISABLE_TIMING) from the event pool.
+//   * Copies from and to locked host memory (llvm_omp_target_lock_mem,
+//     llvm_omp_target_alloc_host; the device's PinnedMap) are one
+//     cuMemcpy*Async each on the construct's stream: no staging, no
+//     small-copy buffer, no host wait. Everything below is the pageable route.
 //   * Small copies (at most a quarter of OMPTARGET_CUDA_SMALL_COPY_BUFFER)
 //     go through the stream's pinned buffer (small_copy_buffer.h):
 //     host-to-device ones always, device-to-host ones (landing at
@@ -90,6 +94,12 @@ class CudaDevice final : public plugin::GenericDevice {
 
   Status launchImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
 
+  // Locked host memory (cuda_pinned.cpp): cuMemHostRegister with the
+  // portable flag, or memory the program pinned itself, found through the
+  // driver's pointer attributes and never unregistered here.
+  Expected<plugin::PinnedRange> pinHostImpl(void *HstPtr, size_t Size) override;
+  Status unpinHostImpl(const plugin::PinnedRange &R) override;
+
   Expected<void *> createEventImpl() override;
   Status destroyEventImpl(void *Event) override;
   Status recordEventImpl(void *Event, void *Queue) override;
@@ -119,6 +129,15 @@ class CudaDevice final : public plugin::GenericDevice {
   // blameLastKernel of a driver call's result.
   Status checkOnStream(CUresult R, const char *What, void *Queue);
   int32_t occupancy(CudaKernel &K, int32_t Threads) const;
+
+  // Copies whose host side may be locked (the pinned map is not empty):
+  // the parts inside a locked range go straight to cuMemcpy*Async on the
+  // stream, the others take the pageable route (cuda_pinned.cpp).
+  Status submitAroundLocked(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue);
+  Status retrieveAroundLocked(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue);
+  // The pageable route: staging pipeline, small-copy buffer or the driver.
+  Status submitPageable(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue);
+  Status retrievePageable(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue);
 
   const int32_t NumDevices_;
   PeerAccessTable &Peers_;

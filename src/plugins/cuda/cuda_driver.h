@@ -52,6 +52,8 @@ namespace omptarget::cuda {
   X(cuMemAllocHost, "cuMemAllocHost_v2")                                                        \
   X(cuMemFreeHost, "cuMemFreeHost")                                                             \
   X(cuMemAllocManaged, "cuMemAllocManaged")                                                     \
+  X(cuMemHostRegister, "cuMemHostRegister_v2")                                                  \
+  X(cuMemHostUnregister, "cuMemHostUnregister")                                                 \
   X(cuPointerGetAttribute, "cuPointerGetAttribute")                                             \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                            \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                            \
