@@ -69,9 +69,10 @@ Expected<void *> PinnedMap::lock(void *P, size_t Size) {
   PinnedRange R = *Pinned;
   {
     WriterLock Write(Mutex_);
-    // Memory pinned by someone else may extend over ranges already in the
-    // map; then only the asked range enters it (still never unpinned by us).
-    if (R.External && (R.Begin != B || R.Size != Size)) {
+    // A larger pinned range (someone else's, or one registered for another
+    // device) may extend over ranges already in the map; then only the
+    // asked range enters it (its unpin is still that of the larger range).
+    if (R.Begin != B || R.Size != Size) {
       auto It = firstEndingAfter(R.Begin);
       if (It != Entries_.end() && It->first < R.Begin + R.Size) {
         R.DevicePtr = static_cast<char *>(R.DevicePtr) + (B - R.Begin);

@@ -31,8 +31,8 @@
 // Thread safety: hooks may run concurrently on different streams. The
 // attributes are written by initImpl only; StreamsMutex_ (a FutexMutex)
 // guards the Streams_ map, while a StreamState is used only by the construct that holds its
-// stream (acquisition to synchronize); CudaAllocations, PeerAccessTable and StagingPipeline lock
-// themselves.
+// stream (acquisition to synchronize); CudaAllocations, PeerAccessTable, HostRegistrations and
+// StagingPipeline lock themselves.
 #pragma once
 
 #include <cuda.h>
@@ -46,6 +46,7 @@
 #include "cuda_staging.h"
 #include "futex_mutex.h"
 #include "generic_device.h"
+#include "host_registrations.h"
 #include "launch_sizing.h"
 #include "peer_access.h"
 #include "small_copy_buffer.h"
@@ -56,10 +57,11 @@ namespace omptarget::cuda {
 class CudaDevice final : public plugin::GenericDevice {
  public:
   CudaDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, int32_t NumDevices,
-             PeerAccessTable &Peers)
+             PeerAccessTable &Peers, HostRegistrations &Registrations)
       : GenericDevice(Plugin, DeviceId),
         NumDevices_(NumDevices),
         Peers_(Peers),
+        Registrations_(Registrations),
         Allocations_(DeviceId) {}
 
   CUcontext context() const { return Context_; }
@@ -141,6 +143,7 @@ class CudaDevice final : public plugin::GenericDevice {
 
   const int32_t NumDevices_;
   PeerAccessTable &Peers_;
+  HostRegistrations &Registrations_;  // the plugin's, shared by its devices
   CudaAllocations Allocations_;
   StagingPipeline Staging_;
 

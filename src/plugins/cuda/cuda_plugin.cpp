@@ -51,7 +51,7 @@ class CudaPlugin final : public plugin::GenericPlugin {
 
   Expected<std::unique_ptr<plugin::GenericDevice>> createDeviceImpl(int32_t DeviceId) override {
     return std::unique_ptr<plugin::GenericDevice>(
-        std::make_unique<CudaDevice>(*this, DeviceId, NumDevices_, Peers_));
+        std::make_unique<CudaDevice>(*this, DeviceId, NumDevices_, Peers_, Registrations_));
   }
 
   bool isValidBinaryImpl(std::span<const std::byte> Image) override {
@@ -78,6 +78,7 @@ class CudaPlugin final : public plugin::GenericPlugin {
  private:
   int32_t NumDevices_ = 0;  // written by initialize(), before any device exists
   PeerAccessTable Peers_;
+  HostRegistrations Registrations_;  // host ranges registered for any device
 };
 }  // namespace
 
