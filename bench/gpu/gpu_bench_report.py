@@ -13,10 +13,19 @@ Ratios are of costs (time per operation; for rates, 1/rate):
   ours/raw  = cost(ours) / cost(raw)    1.00 = as fast as raw CUDA, lower is better
   LLVM/ours = cost(llvm) / cost(ours)   above 1: ours is faster than LLVM 14
   %raw      = 100 * cost(raw) / cost(ours)   ours' speed as a share of raw's
+
+The locked host memory cases (g_*) get tables of their own below the first
+one: GB/s per direction, size and host memory kind, with locked/pinned =
+cost(ours locked) / cost(raw cuMemAllocHost); lock + unlock times (ms, ours
+against cuMemHostRegister + cuMemHostUnregister); and the copy/kernel
+overlap's hidden fraction (unit frac, higher is better) with the best round's
+t_copy, t_kernel and t_both. Cases a runtime skipped (no lock API) are listed
+under them.
 """
 import sys
 from collections import defaultdict
 
+LOWER_UNITS = ("us", "ms")  # times: lower is better; every other unit is a rate (frac: a share, higher is better)
 ORDER = ["a_small_region", "a_small_region_alloc", "b_empty_region", "c_memcpy_d2d_1g", "c_memcpy_peer_1g",
          "d_update_to_1g", "d_update_from_1g", "e_triad", "f_nowait_chain_10k"]
 # case -> (max ours/raw, min LLVM/ours, text); None where the issue sets no goal
@@ -48,6 +57,8 @@ def fmt(x, unit):
         return "%.0f" % x
     if unit == "TB/s":
         return "%.3f" % x
+    if unit == "ms":
+        return "%.3f" % x if x < 10 else "%.1f" % x
     return "%.2f" % x if x < 1000 else "%.0f" % x
 
 
@@ -64,6 +75,79 @@ def goal_met(goal, over_raw, llvm_over):
     return "n/a" if None in oks else ("yes" if all(oks) else "NO")
 
 
+SIZES = (("4m", "4 MiB"), ("1g", "1 GiB"))
+# (column title, side, case-name suffix) of the locked-memory bandwidth table
+BW_COLUMNS = (("raw-pageable", "raw", "pageable"), ("ours-pageable", "ours", "pageable"),
+              ("ours-locked", "ours", "locked"), ("raw-pinned", "raw", "pinned"),
+              ("raw-registered", "raw", "registered"), ("llvm14-pageable", "llvm", "pageable"))
+OVERLAP_ROWS = (("ours", "g_overlap_locked"), ("ours", "g_overlap_pageable"), ("llvm", "g_overlap_locked"),
+                ("llvm", "g_overlap_pageable"), ("raw", "g_overlap_pinned"))
+
+
+def locked_tables(vals, units, extras, skips, best, cost, spread, summaries):
+    """The g_* cases: bandwidth per host memory kind, lock + unlock cost,
+    copy/kernel overlap. Nothing when no g_* figure is there."""
+    if not any(c.startswith("g_") for (_, c) in vals) and not skips:
+        return
+
+    def pct(x):
+        return "%.0f%%" % (100 * x) if x is not None else "-"
+
+    print()
+    print("Locked host memory: H2D/D2H of a mapped buffer, GB/s, best of rounds; locked/pinned = "
+          "time(ours locked) / time(raw cuMemAllocHost), 1.00 = as fast, lower is better")
+    hdr = "%-11s" % "copy" + "".join(" %15s" % t for (t, _, _) in BW_COLUMNS) + " %13s %7s" % ("locked/pinned",
+                                                                                           "spread")
+    print(hdr)
+    print("-" * len(hdr))
+    for sz, sz_txt in SIZES:
+        for d in ("h2d", "d2h"):
+            base = "g_%s_%s_" % (d, sz)
+            cells = [fmt(best(side, base + kind), "GB/s") for (_, side, kind) in BW_COLUMNS]
+            cl, cp = cost("ours", base + "locked"), cost("raw", base + "pinned")
+            ratio = cl / cp if cl and cp else None
+            sp = [spread(side, base + kind) for (_, side, kind) in BW_COLUMNS]
+            sp = [x for x in sp if x is not None]
+            print("%-11s" % ("%s %s" % (d, sz_txt)) + "".join(" %15s" % c for c in cells) +
+                  " %13s %7s" % ("%.2f" % ratio if ratio else "-", pct(max(sp)) if sp else "-"))
+            summaries.append("summary copy=%s_%s ours_locked=%s raw_pinned=%s locked_over_pinned=%s" % (
+                d, sz, best("ours", base + "locked"), best("raw", base + "pinned"),
+                "%.3f" % ratio if ratio else "na"))
+
+    lock_cases = ["g_lock_unlock_" + sz for sz, _ in SIZES]
+    if any((s, c) in vals for s in ("ours", "raw") for c in lock_cases):
+        print()
+        print("lock + unlock of a fresh touched malloc buffer, ms, best of rounds (ours: llvm_omp_target_lock_mem + "
+              "llvm_omp_target_unlock_mem; raw: cuMemHostRegister(PORTABLE) + cuMemHostUnregister):")
+        for sz, sz_txt in SIZES:
+            c = "g_lock_unlock_" + sz
+            o, r = best("ours", c), best("raw", c)
+            eo, er = extras.get(("ours", c), {}), extras.get(("raw", c), {})
+            print("  %-6s ours %9s (lock %s, unlock %s)   raw %9s (lock %s, unlock %s)   ours/raw %s" % (
+                sz_txt, fmt(o, "ms"), eo.get("lock_ms", "-"), eo.get("unlock_ms", "-"), fmt(r, "ms"),
+                er.get("lock_ms", "-"), er.get("unlock_ms", "-"), "%.2f" % (o / r) if o and r else "-"))
+            summaries.append("summary case=%s ours_ms=%s raw_ms=%s" % (c, o, r))
+
+    rows = [(s, c) for (s, c) in OVERLAP_ROWS if (s, c) in vals]
+    if rows:
+        print()
+        print("overlap of a 256 MiB H2D copy (target update to nowait; raw: its own stream) with a kernel of about "
+              "the same length;")
+        print("hidden fraction = (t_copy + t_kernel - t_both) / min(t_copy, t_kernel): 1 = fully hidden, "
+              "0 = serialized; best of rounds:")
+        for s, c in rows:
+            e = extras.get((s, c), {})
+            sp = spread(s, c)
+            print("  %-6s %-20s %6s   t_copy %8s ms  t_kernel %8s ms  t_both %8s ms  spread %s" % (
+                s, c, "%.2f" % best(s, c), e.get("t_copy_ms", "-"), e.get("t_kernel_ms", "-"),
+                e.get("t_both_ms", "-"), pct(sp)))
+            summaries.append("summary case=%s side=%s hidden_frac=%s" % (c, s, best(s, c)))
+    if skips:
+        print()
+        for (side, why), cs in sorted(skips.items()):
+            print("skipped on %s (%s): %s" % (side, why, " ".join(sorted(cs))))
+
+
 def main():
     recs = parse(sys.argv[1])
     gpus = sys.argv[2] if len(sys.argv) > 2 else "?"
@@ -71,13 +155,14 @@ def main():
     units = {}
     extras = {}                # (side, case) -> extra fields of the best run
     errors = defaultdict(list)
+    skips = defaultdict(set)   # (side, why) -> cases (locked-memory cases skipped on a runtime)
     for r in recs:
         key = (r["side"], r["case"])
         if "value" in r:
             v = float(r["value"])
             unit = r.get("unit", "")
             units[r["case"]] = unit
-            lower = unit == "us"
+            lower = unit in LOWER_UNITS
             prev = vals[key]
             best_so_far = (min(prev) if lower else max(prev)) if prev else None
             vals[key].append(v)
@@ -88,12 +173,14 @@ def main():
             errors[key].append(r["error"])
         elif "skipped" in r and r["side"] == "raw":
             errors[key].append("skipped:" + r["skipped"])
+        elif "skipped" in r and r["case"].startswith("g_"):
+            skips[(r["side"], r["skipped"])].add(r["case"])
 
     def best(side, case):
         v = vals.get((side, case))
         if not v:
             return None
-        return min(v) if units.get(case) == "us" else max(v)
+        return min(v) if units.get(case) in LOWER_UNITS else max(v)
 
     def spread(side, case):
         v = vals.get((side, case))
@@ -105,7 +192,7 @@ def main():
         b = best(side, case)
         if b is None or b <= 0:
             return None
-        return b if units.get(case) == "us" else 1.0 / b
+        return b if units.get(case) in LOWER_UNITS else 1.0 / b
 
     cases = [c for c in ORDER if any((s, c) in vals or (s, c) in errors for s in ("raw", "ours", "llvm"))]
     print()
@@ -171,6 +258,7 @@ def main():
                 goal[2] if goal else "none", met))
             summaries.append("summary case=%s side=devrtl value=%s devrtl_over_raw=%s met=%s" % (
                 c, best("devrtl", c), "%.3f" % d_r if d_r else "na", met))
+    locked_tables(vals, units, extras, skips, best, cost, spread, summaries)
     if errors:
         print()
         print("errors / skipped:")

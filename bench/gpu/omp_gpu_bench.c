@@ -20,6 +20,19 @@
 //                      distribute parallel for, no num_teams/thread_limit   TB/s
 //   f_nowait_chain_10k 10,000 target teams distribute parallel for nowait
 //                      depend(inout: x[0]) in a chain, taskwait at the end  regions/s
+//   Locked host memory (group `g` = g_bw g_lock g_overlap; the locked cases
+//   need llvm_omp_target_lock_mem, else they print skipped=no-lock-api):
+//   g_{h2d,d2h}_{4m,1g}_pageable  target update to/from(p[0:n]) of a mapped
+//                      malloc buffer of 4 MiB / 1 GiB                      GB/s
+//   g_{h2d,d2h}_{4m,1g}_locked    the same buffer locked with
+//                      llvm_omp_target_lock_mem before it is mapped        GB/s
+//                      (`g_bw`: all eight; a name runs its size's four)
+//   g_lock_unlock_{4m,1g}  llvm_omp_target_lock_mem + llvm_omp_target_unlock_mem
+//                      of a fresh malloc'd, touched buffer (`g_lock`)      ms
+//   g_overlap_{locked,pageable}  256 MiB target update to(...) nowait and a
+//                      compute-bound nowait kernel on a device buffer, alone
+//                      and together (`g_overlap`): hidden fraction
+//                      (t_copy + t_kernel - t_both) / min(t_copy, t_kernel)  frac
 //
 // Output (one record a line, key=value):
 //   lib kind=core_symbol|core|plugin|openmp|cuda ...  (see ../bench_common.h)
@@ -34,10 +47,13 @@
 //                       binary starts and runs without a GPU; figures are
 //                       meaningless then)
 //   GPU_BENCH_BATCH_MS  target duration of one batch of the latency cases (40)
-//   GPU_BENCH_REPS      repetitions of the bandwidth cases (default per case)
+//   GPU_BENCH_REPS      repetitions of the bandwidth, lock and overlap cases
+//                       (default per case)
 //   GPU_BENCH_TRIAD_LOG2 log2 of the triad's element count (28)
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <omp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +335,286 @@ static int case_f(void) {
   return 0;
 }
 
+// ---------------------------------------------------- locked host memory ----
+// The lock API of later LLVM runtimes, which LLVM 14's libomptarget.so (the
+// one clang links the program against) lacks: weak, so that the program
+// links and runs on it; the addresses are null at run time when the loaded
+// core does not define them. A non-PIE link resolves an undefined weak
+// reference to 0 for good, so the loader is asked as well.
+#pragma weak llvm_omp_target_lock_mem
+#pragma weak llvm_omp_target_unlock_mem
+void *llvm_omp_target_lock_mem(void *ptr, size_t size, int device_num);
+void llvm_omp_target_unlock_mem(void *ptr, int device_num);
+
+typedef void *(*lock_mem_fn)(void *, size_t, int);
+typedef void (*unlock_mem_fn)(void *, int);
+static lock_mem_fn g_lock_mem = NULL;     // both null, or both set
+static unlock_mem_fn g_unlock_mem = NULL;
+
+static void resolve_lock_api(void) {
+  g_lock_mem = llvm_omp_target_lock_mem;
+  g_unlock_mem = llvm_omp_target_unlock_mem;
+  if (!g_lock_mem) g_lock_mem = (lock_mem_fn)dlsym(RTLD_DEFAULT, "llvm_omp_target_lock_mem");
+  if (!g_unlock_mem) g_unlock_mem = (unlock_mem_fn)dlsym(RTLD_DEFAULT, "llvm_omp_target_unlock_mem");
+  if (!g_lock_mem || !g_unlock_mem) g_lock_mem = NULL, g_unlock_mem = NULL;
+}
+
+// Locks p[0:bytes] on g_dev. 0: locked; else a case line was printed for
+// each of the `count` names: skipped without the API or on the host
+// fallback (where a runtime may refuse to lock), an error on a GPU.
+static int lock_or_report(void *p, size_t bytes, const char *const *names, int count, int *status) {
+  const char *why = NULL;
+  if (!g_lock_mem)
+    why = "no-lock-api";
+  else if (!g_lock_mem(p, bytes, g_dev))
+    why = "lock-failed";
+  if (!why) return 0;
+  int skip = !g_lock_mem || g_num_devices == 0;
+  for (int i = 0; i < count; ++i) {
+    if (skip)
+      printf("case=%s skipped=%s\n", names[i], g_lock_mem ? "lock-failed-on-host-fallback" : why);
+    else
+      *status |= fail(names[i], why);
+  }
+  fflush(stdout);
+  return 1;
+}
+
+static size_t g_bytes(int big) { return big ? big_bytes() : g_smoke ? (size_t)64 << 10 : (size_t)4 << 20; }
+
+static double median(const double *v, int n) {
+  double s[MAX_REPS];
+  memcpy(s, v, (size_t)n * sizeof(double));
+  qsort(s, (size_t)n, sizeof(double), cmp_double);
+  return (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+static float pattern(size_t i, unsigned seed) { return (float)((i + seed) & 4095); }
+
+static void fill_pattern(float *p, size_t n, unsigned seed) {
+  for (size_t i = 0; i < n; ++i) p[i] = pattern(i, seed);
+}
+
+static void update(float *p, size_t n, int to) {
+  if (to) {
+#pragma omp target update to(p[0:n]) device(g_dev)
+  } else {
+#pragma omp target update from(p[0:n]) device(g_dev)
+  }
+}
+
+enum { BW_BATCH_MS = 20 };
+
+// One direction of a mapped buffer: 2 warm-ups, one timed update that sets
+// the batch size k (a batch lasts at least BW_BATCH_MS), then `reps` batches
+// of k updates; GB/s = k * bytes / batch time.
+static void time_update(const char *name, float *p, size_t n, int to, int reps, const char *host) {
+  size_t bytes = n * sizeof(float);
+  update(p, n, to);
+  update(p, n, to);
+  double t0 = now_ns();
+  update(p, n, to);
+  double per = now_ns() - t0;
+  long k = (long)(BW_BATCH_MS * 1e6 / (per > 1.0 ? per : 1.0)) + 1;
+  if (k > (g_smoke ? 100 : 100000)) k = g_smoke ? 100 : 100000;
+  double v[MAX_REPS];
+  for (int r = 0; r < reps; ++r) {
+    double s = now_ns();
+    for (long i = 0; i < k; ++i) update(p, n, to);
+    v[r] = (double)k * (double)bytes / (now_ns() - s);
+  }
+  char extra[96];
+  snprintf(extra, sizeof extra, "host=%s bytes=%zu batch=%ld", host, bytes, k);
+  report(name, v, reps, "GB/s", extra);
+}
+
+// g_{h2d,d2h}_{4m|1g}_{pageable,locked}: one malloc buffer, timed pageable,
+// then locked (lock, map, time, unmap, unlock). The device copy gets a
+// pattern of its own per variant by the H2D updates; the D2H updates bring
+// it back over sentinels, checked every 4097 elements.
+static int case_g_bw(int big) {
+  const char *sz = big ? "1g" : "4m";
+  size_t bytes = g_bytes(big), n = bytes / sizeof(float);
+  int reps = reps_or(g_smoke ? 3 : big ? 5 : 7), status = 0;
+  float *p = malloc(bytes);
+  if (!p) {
+    char name[32];
+    snprintf(name, sizeof name, "g_h2d_%s_pageable", sz);
+    return fail(name, "malloc-failed");
+  }
+  for (int locked = 0; locked < 2; ++locked) {
+    const char *kind = locked ? "locked" : "pageable";
+    char to_name[32], from_name[32];
+    snprintf(to_name, sizeof to_name, "g_h2d_%s_%s", sz, kind);
+    snprintf(from_name, sizeof from_name, "g_d2h_%s_%s", sz, kind);
+    unsigned seed = 101u * (unsigned)(2 * big + locked) + 7u;
+    fill_pattern(p, n, seed); // pages resident before timing
+    const char *names[2] = {to_name, from_name};
+    if (locked && lock_or_report(p, bytes, names, 2, &status)) continue;
+#pragma omp target enter data map(alloc : p[0:n]) device(g_dev)
+    time_update(to_name, p, n, 1, reps, kind);
+    if (g_num_devices > 0) { // on the host fallback p is its own "device" copy
+      for (size_t i = 0; i < n; i += 4097)
+        p[i] = -1.0f;
+      p[n - 1] = -1.0f;
+    }
+    time_update(from_name, p, n, 0, reps, kind);
+    int ok = p[n - 1] == pattern(n - 1, seed);
+    for (size_t i = 0; i < n && ok; i += 4097)
+      ok = p[i] == pattern(i, seed);
+#pragma omp target exit data map(delete : p[0:n]) device(g_dev)
+    if (locked) g_unlock_mem(p, g_dev);
+    if (!ok) status |= fail(from_name, "wrong-result");
+  }
+  free(p);
+  return status;
+}
+
+// g_lock_unlock_{4m|1g}: lock + unlock of a fresh malloc'd buffer whose
+// pages are resident (one warm-up).
+static int case_g_lock(int big) {
+  const char *name = big ? "g_lock_unlock_1g" : "g_lock_unlock_4m";
+  size_t bytes = g_bytes(big);
+  int reps = reps_or(g_smoke ? 3 : big ? 5 : 21), status = 0;
+  double v[MAX_REPS], lock[MAX_REPS], unlock[MAX_REPS];
+  for (int r = -1; r < reps; ++r) {
+    char *p = malloc(bytes);
+    if (!p) return fail(name, "malloc-failed");
+    memset(p, 1, bytes);
+    double t0 = now_ns();
+    if (lock_or_report(p, bytes, &name, 1, &status)) {
+      free(p);
+      return status;
+    }
+    double t1 = now_ns();
+    g_unlock_mem(p, g_dev);
+    double t2 = now_ns();
+    free(p);
+    if (r >= 0) {
+      v[r] = (t2 - t0) / 1e6;
+      lock[r] = (t1 - t0) / 1e6;
+      unlock[r] = (t2 - t1) / 1e6;
+    }
+  }
+  char extra[96];
+  snprintf(extra, sizeof extra, "lock_ms=%.4g unlock_ms=%.4g bytes=%zu", median(lock, reps), median(unlock, reps),
+           bytes);
+  report(name, v, reps, "ms", extra);
+  return 0;
+}
+
+// The overlap case's kernel: every element runs `rep` steps of a 32-bit LCG
+// from its index (integer, so the host can check it; compute-bound: B is
+// small and stays in the caches).
+static uint32_t lcg(uint32_t x, long rep) {
+  for (long k = 0; k < rep; ++k)
+    x = x * 1664525u + 1013904223u;
+  return x;
+}
+
+static void lcg_kernel_nowait(uint32_t *b, long nb, long rep) {
+#pragma omp target teams distribute parallel for nowait is_device_ptr(b) device(g_dev)
+  for (long i = 0; i < nb; ++i) {
+    uint32_t x = (uint32_t)i;
+    for (long k = 0; k < rep; ++k)
+      x = x * 1664525u + 1013904223u;
+    b[i] = x;
+  }
+}
+
+static void copy_to_nowait(float *a, size_t n) {
+#pragma omp target update to(a[0:n]) nowait device(g_dev)
+}
+
+// Times (ms): what = 1 the copy alone, 2 the kernel alone, 3 both issued
+// back to back; one taskwait.
+static double time_nowait(int what, float *a, size_t n, uint32_t *b, long nb, long rep) {
+  double t0 = now_ns();
+  if (what & 1) copy_to_nowait(a, n);
+  if (what & 2) lcg_kernel_nowait(b, nb, rep);
+#pragma omp taskwait
+  return (now_ns() - t0) / 1e6;
+}
+
+static double median3(int what, float *a, size_t n, uint32_t *b, long nb, long rep) {
+  double t[3];
+  for (int i = 0; i < 3; ++i) t[i] = time_nowait(what, a, n, b, nb, rep);
+  return median(t, 3);
+}
+
+// g_overlap_{locked,pageable}: A (256 MiB, mapped) copied to the device while
+// a kernel runs on B (device memory, is_device_ptr). The kernel's repeat
+// count is calibrated so that it takes about as long as the copy alone.
+// value = median over reps of (t_copy + t_kernel - t_both) / min(t_copy,
+// t_kernel): 1 = the shorter one is hidden entirely, 0 = serialized.
+static int case_g_overlap(int locked) {
+  const char *name = locked ? "g_overlap_locked" : "g_overlap_pageable";
+  size_t bytes = g_smoke ? (size_t)1 << 20 : (size_t)256 << 20, n = bytes / sizeof(float);
+  long nb = g_smoke ? 4096 : 1L << 20;
+  const long rep_max = g_smoke ? 1L << 12 : 1L << 24;
+  int reps = reps_or(g_smoke ? 3 : 11), status = 0;
+  unsigned seed = locked ? 911u : 577u;
+  float *a = malloc(bytes);
+  uint32_t *b = omp_target_alloc((size_t)nb * sizeof(uint32_t), g_dev);
+  if (!a || !b) return fail(name, "alloc-failed");
+  fill_pattern(a, n, seed);
+  if (locked && lock_or_report(a, bytes, &name, 1, &status)) {
+    free(a);
+    omp_target_free(b, g_dev);
+    return status;
+  }
+#pragma omp target enter data map(alloc : a[0:n]) device(g_dev)
+  for (int w = 0; w < 2; ++w) time_nowait(1, a, n, b, nb, 1);
+  double t_copy = median3(1, a, n, b, nb, 1);
+  // Calibration: grow the repeat count 8x until the kernel takes 0.3 ms (and
+  // 1/64 of the copy), then scale it to the copy's time, until within 10%.
+  long rep = 64;
+  time_nowait(2, a, n, b, nb, rep);
+  for (int it = 0; it < 20; ++it) {
+    double t = median3(2, a, n, b, nb, rep);
+    if (t < 0.3 || t < t_copy / 64) {
+      if (rep >= rep_max) break;
+      rep = rep * 8 > rep_max ? rep_max : rep * 8;
+      continue;
+    }
+    double ratio = t_copy / t;
+    if (ratio > 0.9 && ratio < 1.1) break;
+    long next = (long)((double)rep * ratio);
+    rep = next < 1 ? 1 : next > rep_max ? rep_max : next;
+  }
+  double tc[MAX_REPS], tk[MAX_REPS], tb[MAX_REPS], v[MAX_REPS];
+  for (int r = 0; r < reps; ++r) {
+    tc[r] = time_nowait(1, a, n, b, nb, rep);
+    tk[r] = time_nowait(2, a, n, b, nb, rep);
+    tb[r] = time_nowait(3, a, n, b, nb, rep);
+    double shorter = tc[r] < tk[r] ? tc[r] : tk[r];
+    v[r] = shorter > 0 ? (tc[r] + tk[r] - tb[r]) / shorter : 0.0;
+  }
+  // Checks (on a GPU only: on the host fallback a is its own device copy, and
+  // clang 14's host fallback of a nowait region does not run it; see case f).
+  int copy_ok = 1, kernel_ok = 1;
+  long at[3] = {0, nb / 2 + 5, nb - 1};
+  for (int k = 0; k < 3 && g_num_devices > 0; ++k) {
+    size_t o = (size_t)at[k] * (n / (size_t)nb);
+    a[o] = -1.0f;
+#pragma omp target update from(a[o:1]) device(g_dev)
+    copy_ok &= a[o] == pattern(o, seed);
+    uint32_t x = 0;
+    kernel_ok &= !omp_target_memcpy(&x, b, sizeof x, 0, (size_t)at[k] * sizeof x, omp_get_initial_device(), g_dev) &&
+                 x == lcg((uint32_t)at[k], rep);
+  }
+#pragma omp target exit data map(delete : a[0:n]) device(g_dev)
+  if (locked) g_unlock_mem(a, g_dev);
+  free(a);
+  omp_target_free(b, g_dev);
+  if (!copy_ok || !kernel_ok) return fail(name, copy_ok ? "wrong-kernel-result" : "wrong-copy-result");
+  char extra[160];
+  snprintf(extra, sizeof extra, "t_copy_ms=%.4g t_kernel_ms=%.4g t_both_ms=%.4g repeat=%ld copy_bytes=%zu host=%s",
+           median(tc, reps), median(tk, reps), median(tb, reps), rep, bytes, locked ? "locked" : "pageable");
+  report(name, v, reps, "frac", extra);
+  return 0;
+}
+
 // ------------------------------------------------------------------ main ----
 int main(int argc, char **argv) {
   const char *s;
@@ -338,7 +634,9 @@ int main(int argc, char **argv) {
     on_host = omp_is_initial_device();
   }
   print_loaded_libraries(); // after the first offload: the plugins are loaded
-  printf("info devices=%d first_region_on_host=%d smoke=%d\n", g_num_devices, on_host, g_smoke);
+  resolve_lock_api();
+  printf("info devices=%d first_region_on_host=%d smoke=%d lock_api=%d\n", g_num_devices, on_host, g_smoke,
+         g_lock_mem != NULL);
   if (g_num_devices == 0 || on_host) {
     if (!g_smoke) {
       printf("case=all error=no-gpu-device(host-fallback)\n");
@@ -359,6 +657,14 @@ int main(int argc, char **argv) {
     if (all || !strcmp(c, "d") || !strncmp(c, "d_update", 8)) status |= case_d();
     if (all || !strcmp(c, "e") || !strcmp(c, "e_triad")) status |= case_e();
     if (all || !strcmp(c, "f") || !strcmp(c, "f_nowait_chain_10k")) status |= case_f();
+    int g = all || !strcmp(c, "g"), bw = g || !strcmp(c, "g_bw");
+    int lk = g || !strcmp(c, "g_lock"), ov = g || !strcmp(c, "g_overlap");
+    if (bw || !strncmp(c, "g_h2d_4m_", 9) || !strncmp(c, "g_d2h_4m_", 9)) status |= case_g_bw(0);
+    if (bw || !strncmp(c, "g_h2d_1g_", 9) || !strncmp(c, "g_d2h_1g_", 9)) status |= case_g_bw(1);
+    if (lk || !strcmp(c, "g_lock_unlock_4m")) status |= case_g_lock(0);
+    if (lk || !strcmp(c, "g_lock_unlock_1g")) status |= case_g_lock(1);
+    if (ov || !strcmp(c, "g_overlap_locked")) status |= case_g_overlap(1);
+    if (ov || !strcmp(c, "g_overlap_pageable")) status |= case_g_overlap(0);
   }
   return status;
 }

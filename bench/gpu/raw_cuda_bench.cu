@@ -4,7 +4,7 @@
 // timing method (host CLOCK_MONOTONIC around the operation, synchronized).
 //
 // Build (bench/gpu/run_gpu_bench.sh does it):
-//   nvcc -O2 -arch=sm_90 raw_cuda_bench.cu -o raw_cuda_bench \
+//   nvcc -O2 -std=c++17 -arch=sm_90 raw_cuda_bench.cu -o raw_cuda_bench
 //        -L<cuda>/lib64/stubs -lcuda            (the runtime linked statically)
 // The kernels are compiled by nvcc; their CUfunction handles come from
 // cudaGetFuncBySymbol, and every timed operation is a driver API call:
@@ -28,6 +28,19 @@
 //                        tuned (threads x blocks/SM swept, best kept)          TB/s
 //   f_nowait_chain_10k   10,000 launches of the small kernel on one stream,
 //                        one cuStreamSynchronize                               regions/s
+//   Host memory kinds (group `g` = g_bw g_lock g_overlap):
+//   g_{h2d,d2h}_{4m,1g}_pageable    cuMemcpy{HtoD,DtoH}Async + sync of 4 MiB /
+//                        1 GiB of malloc memory (`g_bw`: all the g_h2d/g_d2h
+//                        cases; a name runs its size's six)                    GB/s
+//   g_{h2d,d2h}_{4m,1g}_registered  the same buffer after
+//                        cuMemHostRegister(CU_MEMHOSTREGISTER_PORTABLE)        GB/s
+//   g_{h2d,d2h}_{4m,1g}_pinned      a cuMemAllocHost buffer                   GB/s
+//   g_lock_unlock_{4m,1g} cuMemHostRegister(PORTABLE) + cuMemHostUnregister
+//                        of a fresh malloc'd, touched buffer (`g_lock`)        ms
+//   g_overlap_pinned     256 MiB cuMemcpyHtoDAsync from cuMemAllocHost memory
+//                        on one stream, a compute-bound kernel on another,
+//                        alone and together (`g_overlap`): hidden fraction
+//                        (t_copy + t_kernel - t_both) / min(t_copy, t_kernel)  frac
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -58,6 +71,7 @@ double now_ns() {
 
 struct Failure {
   std::string what;
+  std::string kase = "";  // the case it is reported under, when not the one run
 };
 
 void check(CUresult r, const char *what) {
@@ -95,6 +109,14 @@ __global__ void inc256(float *x) {
 __global__ void fillFloat(float *p, size_t n) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
     p[i] = (float)(i & 4095);
+}
+// Every element runs `rep` steps of a 32-bit LCG from its index (case g_overlap).
+__global__ void lcgKernel(uint32_t *b, long nb, long rep) {
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (i >= nb) return;
+  uint32_t x = (uint32_t)i;
+  for (long k = 0; k < rep; ++k) x = x * 1664525u + 1013904223u;
+  b[i] = x;
 }
 __global__ void triadInit(double *a, double *b, double *c, long n) {
   for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
@@ -384,6 +406,219 @@ void caseF() {
   report("f_nowait_chain_10k", v, "regions/s", "regions=" + std::to_string(count));
 }
 
+// ---------------------------------------------------- host memory kinds ----
+size_t gBytes(bool big) { return big ? bigBytes() : g_smoke ? (size_t)64 << 10 : (size_t)4 << 20; }
+
+float pattern(size_t i, unsigned seed) { return (float)((i + seed) & 4095); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string fmtMs(const char *key, double ms) {
+  char b[64];
+  snprintf(b, sizeof b, "%s=%.4g", key, ms);
+  return b;
+}
+
+constexpr double kBwBatchMs = 20;
+
+// One direction, one host buffer: cuMemcpy{HtoD,DtoH}Async + cuStreamSynchronize
+// per copy, batched as omp_gpu_bench.c's time_update (2 warm-ups, one timed
+// copy sets k, a batch of k copies lasts at least 20 ms).
+void timeCopy(const std::string &name, float *h, CUdeviceptr d, size_t bytes, bool toDevice, int reps,
+              const char *host) {
+  auto once = [&] {
+    if (toDevice)
+      check(cuMemcpyHtoDAsync(d, h, bytes, g_stream), "cuMemcpyHtoDAsync");
+    else
+      check(cuMemcpyDtoHAsync(h, d, bytes, g_stream), "cuMemcpyDtoHAsync");
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+  };
+  once();
+  once();
+  double t0 = now_ns();
+  once();
+  double per = std::max(1.0, now_ns() - t0);
+  long k = std::min<long>(g_smoke ? 100 : 100000, (long)(kBwBatchMs * 1e6 / per) + 1);
+  std::vector<double> v;
+  for (int r = 0; r < reps; ++r) {
+    double s = now_ns();
+    for (long i = 0; i < k; ++i) once();
+    v.push_back((double)k * (double)bytes / (now_ns() - s));
+  }
+  report(name.c_str(), v, "GB/s",
+         std::string("host=") + host + " bytes=" + std::to_string(bytes) + " batch=" + std::to_string(k));
+}
+
+// g_{h2d,d2h}_{4m|1g}_{pageable,registered,pinned}: a malloc buffer timed
+// pageable, then registered (cuMemHostRegister PORTABLE); then a
+// cuMemAllocHost buffer. Each variant puts a pattern of its own on the device
+// (H2D) and brings it back over sentinels (D2H), checked every 4097 elements.
+void caseGBw(bool big) {
+  const char *sz = big ? "1g" : "4m";
+  size_t bytes = gBytes(big), n = bytes / sizeof(float);
+  int reps = repsOr(g_smoke ? 3 : big ? 5 : 7);
+  CUdeviceptr d;
+  check(cuMemAlloc(&d, bytes), "cuMemAlloc");
+  float *mem = (float *)malloc(bytes);
+  if (!mem) throw Failure{"malloc-failed"};
+  const char *kinds[] = {"pageable", "registered", "pinned"};
+  for (int k = 0; k < 3; ++k) {
+    std::string to = std::string("g_h2d_") + sz + "_" + kinds[k], from = std::string("g_d2h_") + sz + "_" + kinds[k];
+    std::string at = to;  // the case an error is reported under
+    try {
+      float *h = mem;
+      if (k == 1) check(cuMemHostRegister(mem, bytes, CU_MEMHOSTREGISTER_PORTABLE), "cuMemHostRegister");
+      if (k == 2) check(cuMemAllocHost((void **)&h, bytes), "cuMemAllocHost");
+      unsigned seed = 101u * (unsigned)(3 * big + k) + 7u;
+      for (size_t i = 0; i < n; ++i) h[i] = pattern(i, seed);
+      timeCopy(to, h, d, bytes, true, reps, kinds[k]);
+      at = from;
+      for (size_t i = 0; i < n; i += 4097) h[i] = -1.0f;
+      h[n - 1] = -1.0f;
+      timeCopy(from, h, d, bytes, false, reps, kinds[k]);
+      bool ok = h[n - 1] == pattern(n - 1, seed);
+      for (size_t i = 0; i < n && ok; i += 4097) ok = h[i] == pattern(i, seed);
+      if (k == 1) check(cuMemHostUnregister(mem), "cuMemHostUnregister");
+      if (k == 2) check(cuMemFreeHost(h), "cuMemFreeHost");
+      if (!ok) throw Failure{"wrong-result"};
+    } catch (Failure &f) {
+      if (f.kase.empty()) f.kase = at;
+      throw;
+    }
+  }
+  free(mem);
+  check(cuMemFree(d), "cuMemFree");
+}
+
+// g_lock_unlock_{4m|1g}: cuMemHostRegister(PORTABLE) + cuMemHostUnregister of
+// a fresh malloc'd buffer whose pages are resident (one warm-up).
+void caseGLock(bool big) {
+  const char *name = big ? "g_lock_unlock_1g" : "g_lock_unlock_4m";
+  size_t bytes = gBytes(big);
+  int reps = repsOr(g_smoke ? 3 : big ? 5 : 21);
+  std::vector<double> v, lock, unlock;
+  for (int r = -1; r < reps; ++r) {
+    char *p = (char *)malloc(bytes);
+    if (!p) throw Failure{"malloc-failed"};
+    memset(p, 1, bytes);
+    double t0 = now_ns();
+    check(cuMemHostRegister(p, bytes, CU_MEMHOSTREGISTER_PORTABLE), "cuMemHostRegister");
+    double t1 = now_ns();
+    check(cuMemHostUnregister(p), "cuMemHostUnregister");
+    double t2 = now_ns();
+    free(p);
+    if (r >= 0) {
+      v.push_back((t2 - t0) / 1e6);
+      lock.push_back((t1 - t0) / 1e6);
+      unlock.push_back((t2 - t1) / 1e6);
+    }
+  }
+  report(name, v, "ms",
+         fmtMs("lock_ms", median(lock)) + " " + fmtMs("unlock_ms", median(unlock)) + " bytes=" +
+             std::to_string(bytes) + " flags=portable");
+}
+
+// g_overlap_pinned: omp_gpu_bench.c's overlap case with two streams: 256 MiB
+// cuMemAllocHost -> device on g_stream, the same LCG kernel on another
+// non-blocking stream; alone and both issued back to back.
+uint32_t lcgHost(uint32_t x, long rep) {
+  for (long k = 0; k < rep; ++k) x = x * 1664525u + 1013904223u;
+  return x;
+}
+
+void caseGOverlap() {
+  const char *name = "g_overlap_pinned";
+  size_t bytes = g_smoke ? (size_t)1 << 20 : (size_t)256 << 20, n = bytes / sizeof(float);
+  long nb = g_smoke ? 4096 : 1L << 20;
+  const long repMax = g_smoke ? 1L << 12 : 1L << 24;
+  int reps = repsOr(g_smoke ? 3 : 11);
+  const unsigned seed = 313u;
+  float *a = nullptr;
+  check(cuMemAllocHost((void **)&a, bytes), "cuMemAllocHost");
+  for (size_t i = 0; i < n; ++i) a[i] = pattern(i, seed);
+  CUdeviceptr da, b;
+  check(cuMemAlloc(&da, bytes), "cuMemAlloc");
+  check(cuMemAlloc(&b, nb * sizeof(uint32_t)), "cuMemAlloc");
+  CUstream ks;
+  check(cuStreamCreate(&ks, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  CUfunction f = func((const void *)lcgKernel);
+  long rep = 64;
+  // what: 1 the copy, 2 the kernel, 3 both; ms.
+  auto timed = [&](int what) {
+    void *args[] = {&b, &nb, &rep};
+    double t0 = now_ns();
+    if (what & 1) check(cuMemcpyHtoDAsync(da, a, bytes, g_stream), "cuMemcpyHtoDAsync");
+    if (what & 2)
+      check(cuLaunchKernel(f, (unsigned)((nb + 255) / 256), 1, 1, 256, 1, 1, 0, ks, args, nullptr), "cuLaunchKernel");
+    if (what & 1) check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+    if (what & 2) check(cuStreamSynchronize(ks), "cuStreamSynchronize");
+    return (now_ns() - t0) / 1e6;
+  };
+  auto median3 = [&](int what) { return median({timed(what), timed(what), timed(what)}); };
+  timed(1);  // two warm-ups
+  timed(1);
+  double tCopy = median3(1);
+  timed(2);
+  for (int it = 0; it < 20; ++it) {  // as omp_gpu_bench.c's calibration
+    double t = median3(2);
+    if (t < 0.3 || t < tCopy / 64) {
+      if (rep >= repMax) break;
+      rep = std::min(rep * 8, repMax);
+      continue;
+    }
+    double ratio = tCopy / t;
+    if (ratio > 0.9 && ratio < 1.1) break;
+    rep = std::max(1L, std::min(repMax, (long)((double)rep * ratio)));
+  }
+  std::vector<double> tc, tk, tb, v;
+  for (int r = 0; r < reps; ++r) {
+    tc.push_back(timed(1));
+    tk.push_back(timed(2));
+    tb.push_back(timed(3));
+    double shorter = std::min(tc.back(), tk.back());
+    v.push_back(shorter > 0 ? (tc.back() + tk.back() - tb.back()) / shorter : 0.0);
+  }
+  bool copyOk = true, kernelOk = true;
+  for (long at : {0L, nb / 2 + 5, nb - 1}) {
+    size_t o = (size_t)at * (n / (size_t)nb);
+    float x = -1.0f;
+    uint32_t y = 0;
+    check(cuMemcpyDtoH(&x, da + o * sizeof(float), sizeof x), "cuMemcpyDtoH");
+    check(cuMemcpyDtoH(&y, b + at * sizeof(uint32_t), sizeof y), "cuMemcpyDtoH");
+    copyOk = copyOk && x == pattern(o, seed);
+    kernelOk = kernelOk && y == lcgHost((uint32_t)at, rep);
+  }
+  check(cuStreamDestroy(ks), "cuStreamDestroy");
+  check(cuMemFree(b), "cuMemFree");
+  check(cuMemFree(da), "cuMemFree");
+  check(cuMemFreeHost(a), "cuMemFreeHost");
+  if (!copyOk || !kernelOk) throw Failure{copyOk ? "wrong-kernel-result" : "wrong-copy-result"};
+  report(name, v, "frac",
+         fmtMs("t_copy_ms", median(tc)) + " " + fmtMs("t_kernel_ms", median(tk)) + " " +
+             fmtMs("t_both_ms", median(tb)) + " repeat=" + std::to_string(rep) + " copy_bytes=" +
+             std::to_string(bytes) + " host=pinned");
+}
+
+// Whether `arg` is one of the space-separated words of `aliases` (a word
+// ending in '*': a prefix of arg).
+bool selects(const std::string &arg, const char *aliases) {
+  std::string words = aliases;
+  size_t at = 0;
+  while (at < words.size()) {
+    size_t end = words.find(' ', at);
+    if (end == std::string::npos) end = words.size();
+    std::string w = words.substr(at, end - at);
+    at = end + 1;
+    if (w.empty()) continue;
+    if (w.back() == '*' ? arg.compare(0, w.size() - 1, w, 0, w.size() - 1) == 0 : arg == w) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -422,25 +657,31 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     std::string c = argv[i];
     bool all = c == "all";
+    // The name, and the other arguments that run the case (space-separated;
+    // a trailing '*' matches any argument that starts with what precedes it).
     struct {
-      const char *name, *alias;
+      const char *name, *aliases;
       void (*fn)();
     } cases[] = {
         {"a_small_region", "a", caseA},
         {"b_empty_region", "b", caseB},
         {"c_memcpy_d2d_1g", "", [] { caseC(false); }},
         {"c_memcpy_peer_1g", "", [] { caseC(true); }},
-        {"d_update_to_1g", "d", caseD},
+        {"d_update_to_1g", "d d_update*", caseD},
         {"e_triad", "e", caseE},
         {"f_nowait_chain_10k", "f", caseF},
+        {"g_h2d_4m_pageable", "g g_bw g_h2d_4m_* g_d2h_4m_*", [] { caseGBw(false); }},
+        {"g_h2d_1g_pageable", "g g_bw g_h2d_1g_* g_d2h_1g_*", [] { caseGBw(true); }},
+        {"g_lock_unlock_4m", "g g_lock", [] { caseGLock(false); }},
+        {"g_lock_unlock_1g", "g g_lock", [] { caseGLock(true); }},
+        {"g_overlap_pinned", "g g_overlap", caseGOverlap},
     };
     for (auto &k : cases) {
-      bool match = all || c == k.name || c == k.alias || (k.fn == caseD && c.rfind("d_update", 0) == 0);
-      if (!match) continue;
+      if (!all && c != k.name && !selects(c, k.aliases)) continue;
       try {
         k.fn();
       } catch (const Failure &f) {
-        printf("case=%s error=%s\n", k.name, f.what.c_str());
+        printf("case=%s error=%s\n", f.kase.empty() ? k.name : f.kase.c_str(), f.what.c_str());
         fflush(stdout);
         status = 1;
         cuCtxSetCurrent(g_ctx[0]);
