@@ -96,7 +96,7 @@ class Device {
   int64_t lockMappedMinBytes() const { return LockMappedMinBytes_; }
   // The default of OMPTARGET_LOCK_MAPPED_MIN_BYTES (docs/benchmarks.md,
   // "Locked host memory", has the measurement behind it).
-  static constexpr int64_t kLockMappedMinBytes = int64_t(16) << 20;
+  static constexpr int64_t kLockMappedMinBytes = int64_t(4) << 20;
 
   Expected<void *> allocate(int64_t Size, void *HstPtr, int32_t Kind);
   // Frees device memory that allocate returned.
