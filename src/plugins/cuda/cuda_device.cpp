@@ -190,14 +190,12 @@ Status CudaDevice::destroyQueueImpl(void *Queue) {
     }
   }
   State.reset();  // frees the pinned buffer while the context is current
-  Staging_.land(stream(Queue), false);  // a deferred copy nobody synchronized
   return check(driver().cuStreamDestroy(stream(Queue)), "cuStreamDestroy");
 }
 
 Status CudaDevice::synchronizeImpl(void *Queue) {
   if (Status S = activate(); !S) return S;
   CUresult R = driver().cuStreamSynchronize(stream(Queue));
-  Staging_.land(stream(Queue), R == CUDA_SUCCESS);
   StreamState &State = streamState(Queue);
   const char *Kernel = State.LastKernel.exchange(nullptr, std::memory_order_relaxed);
   if (R == CUDA_SUCCESS) {
@@ -248,10 +246,6 @@ Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, v
 
 Status CudaDevice::retrievePageable(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
   if (Staging_.wanted(HstPtr, Size)) {
-    // Lands at the stream's synchronize, when the core reads it.
-    if (deferredRetrievesAccepted() && Size <= StagingPipeline::kMaxDeferredBytes)
-      return blameLastKernel(
-          Staging_.deviceToHostDeferred(HstPtr, devPtr(TgtPtr), Size, stream(Queue)), Queue);
     // Synchronous: a failure of the kernel before it on the stream shows
     // here rather than at synchronize, so name the kernel as synchronize would.
     return blameLastKernel(Staging_.deviceToHost(HstPtr, devPtr(TgtPtr), Size, stream(Queue)),

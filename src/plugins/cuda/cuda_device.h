@@ -22,10 +22,8 @@
 //     synchronize) when the core accepted deferred retrieves.
 //   * Host<->device copies of at least OMPTARGET_CUDA_STAGING_THRESHOLD bytes
 //     whose host side is pageable go through the device's pinned staging
-//     pipeline (cuda_staging.h): H2D returns with the last DMAs in flight;
-//     D2H of up to 64 MiB (the pipeline's buffers) lands at the stream's
-//     synchronize when the core accepted deferred retrieves, larger ones are
-//     synchronous; concurrent staged copies to one device serialize.
+//     pipeline (cuda_staging.h): H2D returns with the last DMAs in flight,
+//     D2H is synchronous; concurrent staged copies to one device serialize.
 //   * Device-to-device: same device cuMemcpyDtoDAsync; another device of this
 //     plugin cuMemcpyPeerAsync, with peer access enabled once per ordered
 //     pair (PeerAccessTable, owned by the plugin).

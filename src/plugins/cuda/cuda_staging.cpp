@@ -148,7 +148,6 @@ Status StagingPipeline::hostToDevice(CUdeviceptr Dst, const void *Src, size_t Si
                                      CUstream Stream) {
   const Driver &D = driver();
   std::lock_guard Lock(Mutex_);
-  if (Pending_) landPendingLocked();
   if (!ready()) return check(D.cuMemcpyHtoDAsync(Dst, Src, Size, Stream), "cuMemcpyHtoDAsync");
   const char *From = static_cast<const char *>(Src);
   Status S;
@@ -171,7 +170,6 @@ Status StagingPipeline::hostToDevice(CUdeviceptr Dst, const void *Src, size_t Si
 Status StagingPipeline::deviceToHost(void *Dst, CUdeviceptr Src, size_t Size, CUstream Stream) {
   const Driver &D = driver();
   std::lock_guard Lock(Mutex_);
-  if (Pending_) landPendingLocked();
   if (!ready()) return check(D.cuMemcpyDtoHAsync(Dst, Src, Size, Stream), "cuMemcpyDtoHAsync");
   char *To = static_cast<char *>(Dst);
   size_t NumChunks = (Size + kChunkBytes - 1) / kChunkBytes;
@@ -200,56 +198,8 @@ Status StagingPipeline::deviceToHost(void *Dst, CUdeviceptr Src, size_t Size, CU
   return S;
 }
 
-Status StagingPipeline::deviceToHostDeferred(void *Dst, CUdeviceptr Src, size_t Size,
-                                             CUstream Stream) {
-  const Driver &D = driver();
-  std::lock_guard Lock(Mutex_);
-  if (Pending_) landPendingLocked();
-  if (!ready()) return check(D.cuMemcpyDtoHAsync(Dst, Src, Size, Stream), "cuMemcpyDtoHAsync");
-  Status S;
-  for (size_t I = 0, Off = 0; Off < Size && S; ++I, Off += kChunkBytes) {
-    // The buffers are free: every earlier use was landed or waited for.
-    if (!(S = check(D.cuMemcpyDtoHAsync(Buffers_[I], Src + Off, std::min(kChunkBytes, Size - Off),
-                                        Stream),
-                    "cuMemcpyDtoHAsync (staged)")))
-      break;
-    S = check(D.cuEventRecord(Events_[I], Stream), "cuEventRecord (staging buffer)");
-  }
-  if (!S) {
-    (void)D.cuStreamSynchronize(Stream);  // no DMA outlives the failed call
-    return S;
-  }
-  Pending_ = Deferred{Stream, static_cast<char *>(Dst), Size};
-  PendingStream_.store(Stream, std::memory_order_release);
-  return S;
-}
-
-void StagingPipeline::landPendingLocked() {
-  const Driver &D = driver();
-  const Deferred P = *Pending_;
-  Pending_.reset();
-  PendingStream_.store(nullptr, std::memory_order_release);
-  for (size_t I = 0, Off = 0; Off < P.Size; ++I, Off += kChunkBytes)
-    if (D.cuEventSynchronize(Events_[I]) != CUDA_SUCCESS) return;  // the stream failed
-  for (size_t I = 0, Off = 0; Off < P.Size; ++I, Off += kChunkBytes)
-    Copier_->copy(P.Dst + Off, Buffers_[I], std::min(kChunkBytes, P.Size - Off));
-}
-
-void StagingPipeline::landStream(CUstream Stream, bool Completed) {
-  std::lock_guard Lock(Mutex_);
-  if (!Pending_ || Pending_->Stream != Stream) return;
-  if (Completed) {
-    landPendingLocked();
-    return;
-  }
-  Pending_.reset();
-  PendingStream_.store(nullptr, std::memory_order_release);
-}
-
 Status StagingPipeline::tearDown() {
   std::lock_guard Lock(Mutex_);
-  Pending_.reset();  // its stream is gone with the device
-  PendingStream_.store(nullptr, std::memory_order_release);
   return tearDownLocked();
 }
 

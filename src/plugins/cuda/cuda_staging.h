@@ -23,21 +23,12 @@
 // still be in flight (ordered on the stream; a buffer is never refilled
 // before its event completes).
 //
-// D2H of a copy larger than the buffers is synchronous: up to kNumBuffers
-// DMAs device -> pinned are enqueued on the stream (after any earlier work on
-// it, e.g. the kernel), and for each chunk in turn the call waits for its
-// event, copies pinned -> user in parallel and enqueues the next chunk's DMA
-// into the freed buffer. The data is in user memory when the call returns.
-//
-// D2H of a copy that fits in the buffers (at most kMaxDeferredBytes), when
-// the core reads retrieved memory only after the stream's synchronize
-// (deferred retrieves accepted), waits for nothing: its DMAs are enqueued
-// into the buffers with their events and the call returns; the bytes reach
-// user memory at the stream's synchronize (land(), after the stream
-// completed; dropped if it failed), or earlier, when another staged copy
-// needs the buffers first: that copy waits for the DMAs and copies the bytes
-// out before it starts (before the construct's synchronize, when the program
-// may not read them yet). One deferred copy per device at a time.
+// D2H is synchronous: up to kNumBuffers DMAs device -> pinned are enqueued on
+// the stream (after any earlier work on it, e.g. the kernel), and for each
+// chunk in turn the call waits for its event, copies pinned -> user in
+// parallel and enqueues the next chunk's DMA into the freed buffer. The data
+// is in user memory when the call returns (a stronger guarantee than the
+// asynchronous retrieve needs; the core only reads it after synchronize).
 //
 // The host side counts as pageable when cuPointerGetAttribute(MEMORY_TYPE) of
 // its first byte fails with CUDA_ERROR_INVALID_VALUE (not allocated by,
@@ -47,20 +38,16 @@
 // The caller makes the device's context current before every call.
 // Thread safety: one pipeline per device; Mutex_ serializes staged copies
 // (concurrent large copies to one device run one after the other; each
-// already uses all helper threads and the copy engine) and guards Pending_.
-// PendingStream_ mirrors Pending_'s stream for land()'s check without the
-// lock (every synchronize asks it).
+// already uses all helper threads and the copy engine).
 #pragma once
 
 #include <cuda.h>
 
-#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <thread>
 #include <vector>
 
@@ -113,19 +100,8 @@ class StagingPipeline {
   // Whether a copy of Size bytes with host side HostPtr should be staged.
   bool wanted(const void *HostPtr, size_t Size);
 
-  static constexpr size_t kMaxDeferredBytes = kNumBuffers * kChunkBytes;
-
   Status hostToDevice(CUdeviceptr Dst, const void *Src, size_t Size, CUstream Stream);
   Status deviceToHost(void *Dst, CUdeviceptr Src, size_t Size, CUstream Stream);
-  // The deferred D2H (Size <= kMaxDeferredBytes; the caller's stream is
-  // synchronized through land() before anyone reads Dst).
-  Status deviceToHostDeferred(void *Dst, CUdeviceptr Src, size_t Size, CUstream Stream);
-  // At Stream's synchronize: the deferred copy of Stream, if any, is copied
-  // out (Completed: the stream's work succeeded) or dropped.
-  void land(CUstream Stream, bool Completed) {
-    if (PendingStream_.load(std::memory_order_acquire) == Stream) [[unlikely]]
-      landStream(Stream, Completed);
-  }
 
   // Waits for in-flight DMAs, frees the buffers and events, joins the
   // helpers. The context must be current. Idempotent.
@@ -135,17 +111,6 @@ class StagingPipeline {
   // Allocates buffers, events and helpers once; false when unavailable.
   bool ready();
   Status tearDownLocked();
-  void landStream(CUstream Stream, bool Completed);
-  // Copies the pending deferred copy out once its DMAs are done (Mutex_
-  // held); a failed DMA drops it (its stream's synchronize reports the
-  // failure).
-  void landPendingLocked();
-
-  struct Deferred {
-    CUstream Stream;
-    char *Dst;
-    size_t Size;
-  };
 
   int32_t DeviceId_ = -1;
   size_t Threshold_ = kDefaultThreshold;
@@ -154,8 +119,6 @@ class StagingPipeline {
   void *Buffers_[kNumBuffers] = {};
   CUevent Events_[kNumBuffers] = {};
   std::unique_ptr<ParallelCopier> Copier_;
-  std::optional<Deferred> Pending_;              // under Mutex_
-  std::atomic<CUstream> PendingStream_{nullptr};  // Pending_'s stream, or null
 };
 
 }  // namespace omptarget::cuda
