@@ -47,9 +47,11 @@ extern "C" {
 OMPT_EXPORT void *llvm_omp_target_lock_mem(void *Ptr, size_t Size, int DeviceNum) {
   const char *Call = "llvm_omp_target_lock_mem";
   if (!Ptr || Size == 0 || Size > static_cast<size_t>(INT64_MAX)) {
-    debug::error("%s: cannot lock host memory " OMPT_PTR_FMT " of %zu bytes on device %d: %s",
-                 Call, OMPT_PTR(Ptr), Size, DeviceNum,
-                 !Ptr ? "null pointer" : Size == 0 ? "zero size" : "the size is too large");
+    debug::error("%s: cannot lock host memory " OMPT_PTR_FMT " of %zu bytes on device %d: %s", Call,
+                 OMPT_PTR(Ptr), Size, DeviceNum,
+                 !Ptr        ? "null pointer"
+                 : Size == 0 ? "zero size"
+                             : "the size is too large");
     return nullptr;
   }
   if (isInitialDevice(DeviceNum)) return Ptr;

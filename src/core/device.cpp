@@ -100,10 +100,9 @@ Expected<void *> Device::lockHost(void *HstPtr, int64_t Size) {
     return HstPtr;
   }
   void *Locked = nullptr;
-  if (Plugin_.fn().data_lock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess ||
-      !Locked)
-    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT
-                     " (%" PRId64 " bytes); its message, if any, says why",
+  if (Plugin_.fn().data_lock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess || !Locked)
+    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT " (%" PRId64
+                     " bytes); its message, if any, says why",
                      Id_, OMPT_PTR(HstPtr), Size);
   OMPT_TRACE("omptarget", "Device %d: locked %" PRId64 " bytes at %p (device-accessible %p)", Id_,
              Size, HstPtr, Locked);

@@ -312,7 +312,8 @@ Expected<void *> GenericDevice::dataLock(void *HstPtr, int64_t Size) {
     return opError("data_lock", DeviceId_,
                    formatString("cannot lock host range %p of %" PRId64
                                 " bytes: %s (give a non-null pointer and a positive size)",
-                                HstPtr, Size, HstPtr ? "the size is not positive" : "null pointer"));
+                                HstPtr, Size,
+                                HstPtr ? "the size is not positive" : "null pointer"));
   return Pinned_.lock(HstPtr, static_cast<size_t>(Size));
 }
 

@@ -107,6 +107,18 @@ class PinnedMap {
     bool Locked;
   };
   Segment segmentAt(const void *P, size_t Size) const;
+  // Cuts [P, P + Size) into segments and calls Locked(Offset, Length) or
+  // Pageable(Offset, Length) for each in order; stops at the first failure.
+  template <typename LockedFn, typename PageableFn>
+  Status forEachSegment(const void *P, size_t Size, LockedFn &&Locked,
+                        PageableFn &&Pageable) const {
+    for (size_t Off = 0; Off < Size;) {
+      Segment S = segmentAt(static_cast<const char *>(P) + Off, Size - Off);
+      if (Status Done = S.Locked ? Locked(Off, S.Size) : Pageable(Off, S.Size); !Done) return Done;
+      Off += S.Size;
+    }
+    return {};
+  }
 
   // Every entry in address order, with its lock count (tests, debugging).
   struct EntryInfo {

@@ -33,34 +33,28 @@ Status CudaDevice::unpinHostImpl(const plugin::PinnedRange &R) {
 Status CudaDevice::submitAroundLocked(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
   const char *H = static_cast<const char *>(HstPtr);
   char *T = static_cast<char *>(TgtPtr);
-  while (Size != 0) {
-    plugin::PinnedMap::Segment Piece = pinnedMap().segmentAt(H, Size);
-    Status S = Piece.Locked
-                   ? checkOnStream(driver().cuMemcpyHtoDAsync(devPtr(T), H, Piece.Size,
-                                                              static_cast<CUstream>(Queue)),
-                                   "cuMemcpyHtoDAsync", Queue)
-                   : submitPageable(T, H, Piece.Size, Queue);
-    if (!S) return S;
-    H += Piece.Size, T += Piece.Size, Size -= Piece.Size;
-  }
-  return {};
+  return pinnedMap().forEachSegment(
+      HstPtr, Size,
+      [&](size_t Off, size_t Len) {
+        return checkOnStream(driver().cuMemcpyHtoDAsync(devPtr(T + Off), H + Off, Len,
+                                                        static_cast<CUstream>(Queue)),
+                             "cuMemcpyHtoDAsync", Queue);
+      },
+      [&](size_t Off, size_t Len) { return submitPageable(T + Off, H + Off, Len, Queue); });
 }
 
 Status CudaDevice::retrieveAroundLocked(void *HstPtr, const void *TgtPtr, size_t Size,
                                         void *Queue) {
   char *H = static_cast<char *>(HstPtr);
   const char *T = static_cast<const char *>(TgtPtr);
-  while (Size != 0) {
-    plugin::PinnedMap::Segment Piece = pinnedMap().segmentAt(H, Size);
-    Status S = Piece.Locked
-                   ? checkOnStream(driver().cuMemcpyDtoHAsync(H, devPtr(T), Piece.Size,
-                                                              static_cast<CUstream>(Queue)),
-                                   "cuMemcpyDtoHAsync", Queue)
-                   : retrievePageable(H, T, Piece.Size, Queue);
-    if (!S) return S;
-    H += Piece.Size, T += Piece.Size, Size -= Piece.Size;
-  }
-  return {};
+  return pinnedMap().forEachSegment(
+      HstPtr, Size,
+      [&](size_t Off, size_t Len) {
+        return checkOnStream(driver().cuMemcpyDtoHAsync(H + Off, devPtr(T + Off), Len,
+                                                        static_cast<CUstream>(Queue)),
+                             "cuMemcpyDtoHAsync", Queue);
+      },
+      [&](size_t Off, size_t Len) { return retrievePageable(H + Off, T + Off, Len, Queue); });
 }
 
 }  // namespace omptarget::cuda

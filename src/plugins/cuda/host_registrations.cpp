@@ -85,8 +85,8 @@ Expected<plugin::PinnedRange> HostRegistrations::pin(void *HstPtr, size_t Size) 
           "the memory is pinned already as [%p, %p) (%zu bytes, by the program's "
           "cuMemHostRegister/cudaHostRegister or cuMemAllocHost), which does not contain the "
           "range; lock a range inside it",
-          reinterpret_cast<void *>(Known.Begin),
-          reinterpret_cast<void *>(Known.Begin + Known.Size), Known.Size);
+          reinterpret_cast<void *>(Known.Begin), reinterpret_cast<void *>(Known.Begin + Known.Size),
+          Known.Size);
     void *Begin = reinterpret_cast<void *>(Known.Begin);
     return plugin::PinnedRange{Known.Begin, Known.Size, deviceAddressOf(Begin), true};
   }
