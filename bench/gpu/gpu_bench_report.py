@@ -21,6 +21,13 @@ against cuMemHostRegister + cuMemHostUnregister); and the copy/kernel
 overlap's hidden fraction (unit frac, higher is better) with the best round's
 t_copy, t_kernel and t_both. Cases a runtime skipped (no lock API) are listed
 under them.
+
+The device allocation cases (h_*) get a third table: us per
+omp_target_alloc + omp_target_free pair per size against raw cuMemAlloc +
+cuMemFree (sync) and cuMemAllocFromPoolAsync + cuMemFreeAsync (pool), with
+ours/raw-pool = cost(ours) / cost(raw pool); and us per region of the map
+loop against the same operations on raw CUDA from a pool and with
+cuMemAlloc / cuMemFree, with ours/raw-pool and LLVM/ours.
 """
 import sys
 from collections import defaultdict
@@ -148,6 +155,86 @@ def locked_tables(vals, units, extras, skips, best, cost, spread, summaries):
             print("skipped on %s (%s): %s" % (side, why, " ".join(sorted(cs))))
 
 
+ALLOC_SIZES = (("1k", "1 KiB"), ("64k", "64 KiB"), ("1m", "1 MiB"), ("256m", "256 MiB"))
+MAP_SIZES = (("1m", "1 MiB"), ("64m", "64 MiB"))
+# (column title, side, case-name suffix) of the two device allocation tables
+ALLOC_COLUMNS = (("raw-sync", "raw", "_sync"), ("raw-pool", "raw", "_pool"), ("ours", "ours", ""),
+                 ("llvm14", "llvm", ""))
+MAP_COLUMNS = (("raw-pool", "raw", ""), ("raw-sync", "raw", "_sync"), ("ours", "ours", ""),
+               ("ours-devrtl", "devrtl", ""), ("llvm14", "llvm", ""))
+
+
+def allocation_tables(vals, errors, best, cost, spread, summaries):
+    """The h_* cases: alloc + free pairs per size, map loop per size. Nothing
+    when no h_* case has a figure or an error (a failed process's error is
+    listed under the name it ran, h_alloc or h_map, with the other errors)."""
+    def ratio(a, b):
+        return a / b if a and b else None
+
+    def r2(x):
+        return "%.2f" % x if x else "-"
+
+    def r3(x):
+        return "%.3f" % x if x else "na"
+
+    def max_spread(cells):
+        sp = [spread(side, c) for (side, c) in cells]
+        sp = [x for x in sp if x is not None]
+        return "%.0f%%" % (100 * max(sp)) if sp else "-"
+
+    def present(cells):
+        return any(k in vals or k in errors for k in cells)
+
+    rows = [(sz, sz_txt, "h_alloc_free_" + sz) for (sz, sz_txt) in ALLOC_SIZES]
+    rows = [r for r in rows if present([(side, r[2] + suffix) for (_, side, suffix) in ALLOC_COLUMNS])]
+    map_rows = [(sz, sz_txt, "h_map_loop_" + sz) for (sz, sz_txt) in MAP_SIZES]
+    map_rows = [r for r in map_rows if present([(side, r[2] + suffix) for (_, side, suffix) in MAP_COLUMNS])]
+    if not rows and not map_rows:
+        return
+    print()
+    print("Device allocation (case h): us, best of rounds; ours/raw-pool = time(ours) / time(raw-pool), 1.00 = as "
+          "fast, lower is better")
+    if rows:
+        print("alloc + free pair (ours, llvm14: omp_target_alloc + omp_target_free; raw-sync: cuMemAlloc + "
+              "cuMemFree;")
+        print("raw-pool: cuMemAllocFromPoolAsync + cuMemFreeAsync on one stream, one cuStreamSynchronize per "
+              "batch), memory not touched:")
+        hdr = "%-9s" % "size" + "".join(" %11s" % t for (t, _, _) in ALLOC_COLUMNS) + " %13s %7s" % (
+            "ours/raw-pool", "spread")
+        print(hdr)
+        print("-" * len(hdr))
+    for _, sz_txt, base in rows:
+        cells = [(side, base + suffix) for (_, side, suffix) in ALLOC_COLUMNS]
+        o_p = ratio(cost("ours", base), cost("raw", base + "_pool"))
+        print("%-9s" % sz_txt + "".join(" %11s" % fmt(best(side, c), "us") for (side, c) in cells) +
+              " %13s %7s" % (r2(o_p), max_spread(cells)))
+        summaries.append("summary case=%s raw_sync=%s raw_pool=%s ours=%s llvm=%s ours_over_raw_pool=%s" % (
+            base, best("raw", base + "_sync"), best("raw", base + "_pool"), best("ours", base), best("llvm", base),
+            r3(o_p)))
+
+    if map_rows:
+        if rows:
+            print()
+        print("map loop, per region: target teams distribute parallel for, 3 maps (2 to, 1 from) created and "
+              "deleted every time")
+        print("(raw: the same driver calls, the 3 buffers from the pool in stream order (raw-pool) or by "
+              "cuMemAlloc/cuMemFree (raw-sync)); LLVM/ours as above:")
+        hdr = "%-9s" % "size" + "".join(" %11s" % t for (t, _, _) in MAP_COLUMNS) + " %13s %9s %7s" % (
+            "ours/raw-pool", "LLVM/ours", "spread")
+        print(hdr)
+        print("-" * len(hdr))
+    for _, sz_txt, base in map_rows:
+        cells = [(side, base + suffix) for (_, side, suffix) in MAP_COLUMNS]
+        o_p = ratio(cost("ours", base), cost("raw", base))
+        l_o = ratio(cost("llvm", base), cost("ours", base))
+        print("%-9s" % sz_txt + "".join(" %11s" % fmt(best(side, c), "us") for (side, c) in cells) +
+              " %13s %9s %7s" % (r2(o_p), r2(l_o), max_spread(cells)))
+        summaries.append("summary case=%s raw_pool=%s raw_sync=%s ours=%s devrtl=%s llvm=%s ours_over_raw_pool=%s "
+                         "llvm_over_ours=%s" % (base, best("raw", base), best("raw", base + "_sync"),
+                                                best("ours", base), best("devrtl", base), best("llvm", base),
+                                                r3(o_p), r3(l_o)))
+
+
 def main():
     recs = parse(sys.argv[1])
     gpus = sys.argv[2] if len(sys.argv) > 2 else "?"
@@ -259,6 +346,7 @@ def main():
             summaries.append("summary case=%s side=devrtl value=%s devrtl_over_raw=%s met=%s" % (
                 c, best("devrtl", c), "%.3f" % d_r if d_r else "na", met))
     locked_tables(vals, units, extras, skips, best, cost, spread, summaries)
+    allocation_tables(vals, errors, best, cost, spread, summaries)
     if errors:
         print()
         print("errors / skipped:")

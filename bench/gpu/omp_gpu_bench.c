@@ -33,6 +33,14 @@
 //                      compute-bound nowait kernel on a device buffer, alone
 //                      and together (`g_overlap`): hidden fraction
 //                      (t_copy + t_kernel - t_both) / min(t_copy, t_kernel)  frac
+//   Device allocation (group `h` = h_alloc h_map):
+//   h_alloc_free_{1k,64k,1m,256m}  omp_target_alloc(size, dev) + omp_target_free
+//                      of the same size, memory not touched (`h_alloc`)    us/pair
+//   h_map_loop_{1m,64m} target teams distribute parallel for map(to: a[0:n],
+//                      b[0:n]) map(from: c[0:n]), three malloc arrays of 1 MiB
+//                      / 64 MiB not mapped before: 3 device allocations, 2
+//                      copies in, the kernel, 1 copy out, 3 frees per region
+//                      (`h_map`)                                           us/op
 //
 // Output (one record a line, key=value):
 //   lib kind=core_symbol|core|plugin|openmp|cuda ...  (see ../bench_common.h)
@@ -94,9 +102,11 @@ static int reps_or(int dflt) {
 // ------------------------------------------------------------- latency ----
 typedef void (*op_fn)(void *);
 
-// Warm-up (~20% of a batch, also calibrates N), then 7 batches of N ops.
-static void time_latency(const char *name, op_fn op, void *arg) {
-  for (int i = 0; i < 20; ++i) op(arg);
+// `warm` warm-ups, then ~20% of a batch (also calibrates N: a batch lasts
+// g_batch_ms, with at least `min_iters` ops), then 7 batches of N ops; `extra`
+// goes after iters= on the case line.
+static void time_latency_ex(const char *name, op_fn op, void *arg, int warm, long min_iters, const char *extra) {
+  for (int i = 0; i < warm; ++i) op(arg);
   double t0 = now_ns();
   long n = 0;
   while (now_ns() - t0 < 0.2 * g_batch_ms * 1e6) {
@@ -105,7 +115,7 @@ static void time_latency(const char *name, op_fn op, void *arg) {
   }
   double per = (now_ns() - t0) / (double)n;
   long iters = (long)(g_batch_ms * 1e6 / per);
-  if (iters < 10) iters = 10;
+  if (iters < min_iters) iters = min_iters;
   if (g_smoke && iters > 1000) iters = 1000;
   double v[7];
   for (int b = 0; b < 7; ++b) {
@@ -113,10 +123,13 @@ static void time_latency(const char *name, op_fn op, void *arg) {
     for (long i = 0; i < iters; ++i) op(arg);
     v[b] = (now_ns() - s) / (double)iters / 1e3;
   }
-  char extra[64];
-  snprintf(extra, sizeof extra, "iters=%ld", iters);
-  report(name, v, 7, "us", extra);
+  char fields[160];
+  snprintf(fields, sizeof fields, "iters=%ld%s%s", iters, extra ? " " : "", extra ? extra : "");
+  report(name, v, 7, "us", fields);
 }
+
+// The latency cases' timing: 20 warm-ups, at least 10 ops per batch.
+static void time_latency(const char *name, op_fn op, void *arg) { time_latency_ex(name, op, arg, 20, 10, NULL); }
 
 struct vec_args {
   float *a, *b, *c;
@@ -615,6 +628,97 @@ static int case_g_overlap(int locked) {
   return 0;
 }
 
+// ----------------------------------------------------- device allocation ----
+// Slow operations (a 256 MiB cuMemAlloc + cuMemFree, a 64 MiB map loop
+// iteration: a millisecond or more) are timed with 3 warm-ups and at least 2
+// ops per batch instead of 20 and 10.
+enum { SLOW_WARM = 3, SLOW_MIN_ITERS = 2 };
+
+struct alloc_args {
+  size_t bytes;
+  long failed; // omp_target_alloc returned null this many times
+};
+
+static void op_alloc_free(void *p) {
+  struct alloc_args *a = p;
+  void *d = omp_target_alloc(a->bytes, g_dev);
+  if (!d) {
+    ++a->failed;
+    return;
+  }
+  omp_target_free(d, g_dev);
+}
+
+// h_alloc_free_{1k,64k,1m,256m}: one omp_target_alloc + omp_target_free pair
+// per op; nothing touches the memory. On the host fallback (smoke) 256m is
+// 4 MiB.
+static int case_h_alloc(int which) {
+  static const char *const names[4] = {"h_alloc_free_1k", "h_alloc_free_64k", "h_alloc_free_1m", "h_alloc_free_256m"};
+  static const size_t sizes[4] = {(size_t)1 << 10, (size_t)64 << 10, (size_t)1 << 20, (size_t)256 << 20};
+  const char *name = names[which];
+  struct alloc_args a = {which == 3 && g_smoke ? (size_t)4 << 20 : sizes[which], 0};
+  op_alloc_free(&a);
+  if (a.failed) return fail(name, "omp_target_alloc-failed");
+  char extra[48];
+  snprintf(extra, sizeof extra, "bytes=%zu", a.bytes);
+  if (which == 3)
+    time_latency_ex(name, op_alloc_free, &a, SLOW_WARM, SLOW_MIN_ITERS, extra);
+  else
+    time_latency_ex(name, op_alloc_free, &a, 20, 10, extra);
+  // (the case line is out already: a failure afterwards is a second line)
+  if (a.failed) return fail(name, "omp_target_alloc-failed");
+  return 0;
+}
+
+struct map_args {
+  float *a, *b, *c;
+  long n;
+};
+
+static void op_map_loop(void *p) {
+  struct map_args *m = p;
+  float *a = m->a, *b = m->b, *c = m->c;
+  long n = m->n;
+#pragma omp target teams distribute parallel for map(to : a[0:n], b[0:n]) map(from : c[0:n]) device(g_dev)
+  for (long i = 0; i < n; ++i)
+    c[i] = a[i] + b[i];
+}
+
+static int map_loop_ok(const struct map_args *m) {
+  for (long i = 0; i < m->n; ++i)
+    if (m->c[i] != m->a[i] + m->b[i]) return 0;
+  return 1;
+}
+
+// h_map_loop_{1m,64m}: case a's region over three malloc arrays of 1 MiB /
+// 64 MiB each, not mapped before: every region allocates three device
+// buffers, copies two in, runs, copies one out and frees the three. c is
+// checked (every element) after one region and after the timed ones, with
+// sentinels before each. Smoke: 64 KiB / 1 MiB.
+static int case_h_map(int big) {
+  const char *name = big ? "h_map_loop_64m" : "h_map_loop_1m";
+  size_t bytes = g_smoke ? (big ? (size_t)1 << 20 : (size_t)64 << 10) : (big ? (size_t)64 << 20 : (size_t)1 << 20);
+  struct map_args m = {malloc(bytes), malloc(bytes), malloc(bytes), (long)(bytes / sizeof(float))};
+  if (!m.a || !m.b || !m.c) return fail(name, "malloc-failed");
+  for (long i = 0; i < m.n; ++i) {
+    m.a[i] = (float)(i & 4095);
+    m.b[i] = 0.5f * (float)(i % 17);
+    m.c[i] = -1.0f;
+  }
+  op_map_loop(&m);
+  if (!map_loop_ok(&m)) return fail(name, "wrong-result");
+  for (long i = 0; i < m.n; ++i) m.c[i] = -1.0f;
+  char extra[48];
+  snprintf(extra, sizeof extra, "bytes=%zu", bytes);
+  if (big)
+    time_latency_ex(name, op_map_loop, &m, SLOW_WARM, SLOW_MIN_ITERS, extra);
+  else
+    time_latency_ex(name, op_map_loop, &m, 20, 10, extra);
+  int ok = map_loop_ok(&m);
+  free(m.a), free(m.b), free(m.c);
+  return ok ? 0 : fail(name, "wrong-result-after");
+}
+
 // ------------------------------------------------------------------ main ----
 int main(int argc, char **argv) {
   const char *s;
@@ -665,6 +769,13 @@ int main(int argc, char **argv) {
     if (lk || !strcmp(c, "g_lock_unlock_1g")) status |= case_g_lock(1);
     if (ov || !strcmp(c, "g_overlap_locked")) status |= case_g_overlap(1);
     if (ov || !strcmp(c, "g_overlap_pageable")) status |= case_g_overlap(0);
+    int h = all || !strcmp(c, "h"), ha = h || !strcmp(c, "h_alloc"), hm = h || !strcmp(c, "h_map");
+    if (ha || !strcmp(c, "h_alloc_free_1k")) status |= case_h_alloc(0);
+    if (ha || !strcmp(c, "h_alloc_free_64k")) status |= case_h_alloc(1);
+    if (ha || !strcmp(c, "h_alloc_free_1m")) status |= case_h_alloc(2);
+    if (ha || !strcmp(c, "h_alloc_free_256m")) status |= case_h_alloc(3);
+    if (hm || !strcmp(c, "h_map_loop_1m")) status |= case_h_map(0);
+    if (hm || !strcmp(c, "h_map_loop_64m")) status |= case_h_map(1);
   }
   return status;
 }

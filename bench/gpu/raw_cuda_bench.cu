@@ -41,10 +41,26 @@
 //                        on one stream, a compute-bound kernel on another,
 //                        alone and together (`g_overlap`): hidden fraction
 //                        (t_copy + t_kernel - t_both) / min(t_copy, t_kernel)  frac
+//   Device allocation (group `h` = h_alloc h_map; the pool cases use a
+//   cuMemPoolCreate pool of device 0 with CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+//   UINT64_MAX, and print skipped=no-memory-pools where the device has none):
+//   h_alloc_free_{1k,64k,1m,256m}_sync  cuMemAlloc + cuMemFree, memory not
+//                        touched (`h_alloc`; a name runs its size's two)      us/pair
+//   h_alloc_free_{1k,64k,1m,256m}_pool  cuMemAllocFromPoolAsync +
+//                        cuMemFreeAsync on one stream, one cuStreamSynchronize
+//                        per batch, timed with the batch                      us/pair
+//   h_map_loop_{1m,64m}  omp_gpu_bench.c's map loop in stream order: 3x
+//                        cuMemAllocFromPoolAsync, 2x cuMemcpyHtoDAsync from
+//                        malloc memory, the vector-add kernel,
+//                        cuMemcpyDtoHAsync, 3x cuMemFreeAsync,
+//                        cuStreamSynchronize (`h_map`; a name runs both)      us/op
+//   h_map_loop_{1m,64m}_sync  the same with 3 cuMemAlloc before and 3
+//                        cuMemFree after (the synchronization)                us/op
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -118,6 +134,11 @@ __global__ void lcgKernel(uint32_t *b, long nb, long rep) {
   for (long k = 0; k < rep; ++k) x = x * 1664525u + 1013904223u;
   b[i] = x;
 }
+// Case h_map: c = a + b over n elements, one thread per element.
+__global__ void vaddN(const float *a, const float *b, float *c, long n) {
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
 __global__ void triadInit(double *a, double *b, double *c, long n) {
   for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
     a[i] = -1.0;
@@ -142,25 +163,38 @@ void launch(CUfunction f, unsigned blocks, unsigned threads, void **args) {
 }
 
 // ------------------------------------------------------------- latency ----
-template <class Op>
-void timeLatency(const char *name, Op op) {
-  for (int i = 0; i < 20; ++i) op();
+// As omp_gpu_bench.c's time_latency_ex: `warm` warm-ups, ~20% of a batch
+// (calibrates N, at least minIters), 7 batches of N ops. `end` runs after the
+// ops of the calibration and of every batch, inside the timed interval (a
+// stream synchronization for operations that only enqueue).
+template <class Op, class End>
+void timeLatencyEx(const char *name, Op op, End end, int warm, long minIters, const std::string &extra) {
+  for (int i = 0; i < warm; ++i) op();
+  end();
   double t0 = now_ns();
   long n = 0;
   while (now_ns() - t0 < 0.2 * g_batch_ms * 1e6) {
     op();
     ++n;
   }
+  end();
   double per = (now_ns() - t0) / (double)n;
-  long iters = std::max<long>(10, (long)(g_batch_ms * 1e6 / per));
+  long iters = std::max<long>(minIters, (long)(g_batch_ms * 1e6 / per));
   if (g_smoke) iters = std::min<long>(iters, 1000);
   std::vector<double> v;
   for (int b = 0; b < 7; ++b) {
     double s = now_ns();
     for (long i = 0; i < iters; ++i) op();
+    end();
     v.push_back((now_ns() - s) / (double)iters / 1e3);
   }
-  report(name, v, "us", "iters=" + std::to_string(iters));
+  report(name, v, "us", "iters=" + std::to_string(iters) + (extra.empty() ? "" : " ") + extra);
+}
+
+// The latency cases' timing: 20 warm-ups, at least 10 ops per batch.
+template <class Op>
+void timeLatency(const char *name, Op op) {
+  timeLatencyEx(name, op, [] {}, 20, 10, "");
 }
 
 void caseA() {
@@ -603,6 +637,166 @@ void caseGOverlap() {
              std::to_string(bytes) + " host=pinned");
 }
 
+// ----------------------------------------------------- device allocation ----
+// Slow operations (a 256 MiB cuMemAlloc + cuMemFree, a 64 MiB map loop
+// iteration: a millisecond or more) are timed with 3 warm-ups and at least 2
+// ops per batch instead of 20 and 10, as in omp_gpu_bench.c.
+constexpr int kSlowWarm = 3;
+constexpr long kSlowMinIters = 2;
+
+// The stream-ordered cases' pool: created for device 0 at the first use,
+// kept for the process. Null (after a skipped=no-memory-pools line for
+// `name`) when the device does not support memory pools.
+CUmemoryPool g_pool = nullptr;
+int g_pools_supported = -1;  // -1: not asked yet
+
+CUmemoryPool poolOrSkip(const std::string &name) {
+  if (g_pools_supported < 0)
+    check(cuDeviceGetAttribute(&g_pools_supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, g_dev[0]),
+          "cuDeviceGetAttribute");
+  if (!g_pools_supported) {
+    printf("case=%s skipped=no-memory-pools\n", name.c_str());
+    fflush(stdout);
+    return nullptr;
+  }
+  if (!g_pool) {
+    CUmemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = (int)g_dev[0];
+    check(cuMemPoolCreate(&g_pool, &props), "cuMemPoolCreate");
+    cuuint64_t keep = UINT64_MAX;  // freed memory stays in the pool
+    check(cuMemPoolSetAttribute(g_pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep), "cuMemPoolSetAttribute");
+  }
+  return g_pool;
+}
+
+// Gives the pool's memory back to the device, so that every case starts
+// from an empty pool (its warm-ups take the growth).
+void trimPool() {
+  check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+  check(cuMemPoolTrimTo(g_pool, 0), "cuMemPoolTrimTo");
+}
+
+// h_alloc_free_{1k|64k|1m|256m}_{sync,pool}: cuMemAlloc + cuMemFree per pair;
+// then cuMemAllocFromPoolAsync + cuMemFreeAsync on g_stream per pair with one
+// cuStreamSynchronize per batch (in its time). Nothing touches the memory.
+void caseHAlloc(int which) {
+  static const char *const sz[4] = {"1k", "64k", "1m", "256m"};
+  static const size_t sizes[4] = {(size_t)1 << 10, (size_t)64 << 10, (size_t)1 << 20, (size_t)256 << 20};
+  const size_t bytes = which == 3 && g_smoke ? (size_t)4 << 20 : sizes[which];
+  const bool slow = which == 3;
+  const std::string base = std::string("h_alloc_free_") + sz[which], sync = base + "_sync", pool = base + "_pool";
+  const std::string extra = "bytes=" + std::to_string(bytes);
+  std::string at = sync;  // the case an error is reported under
+  try {
+    timeLatencyEx(
+        sync.c_str(),
+        [&] {
+          CUdeviceptr p;
+          check(cuMemAlloc(&p, bytes), "cuMemAlloc");
+          check(cuMemFree(p), "cuMemFree");
+        },
+        [] {}, slow ? kSlowWarm : 20, slow ? kSlowMinIters : 10, extra);
+    at = pool;
+    CUmemoryPool mp = poolOrSkip(pool);
+    if (!mp) return;
+    timeLatencyEx(
+        pool.c_str(),
+        [&] {
+          CUdeviceptr p;
+          check(cuMemAllocFromPoolAsync(&p, bytes, mp, g_stream), "cuMemAllocFromPoolAsync");
+          check(cuMemFreeAsync(p, g_stream), "cuMemFreeAsync");
+        },
+        [] { check(cuStreamSynchronize(g_stream), "cuStreamSynchronize"); }, slow ? kSlowWarm : 20,
+        slow ? kSlowMinIters : 10, extra + " sync=per-batch");
+    trimPool();
+  } catch (Failure &f) {
+    if (f.kase.empty()) f.kase = at;
+    throw;
+  }
+}
+
+// h_map_loop_{1m|64m}[_sync]: omp_gpu_bench.c's map loop (three malloc
+// arrays of 1 MiB / 64 MiB, c = a + b) as driver calls on g_stream: with
+// cuMemAlloc / cuMemFree (after the synchronization) first, then stream
+// ordered from the pool. c is checked (every element) after one iteration and
+// after the timed ones, with sentinels before each. Smoke: 64 KiB / 1 MiB.
+void caseHMap(bool big) {
+  const std::string name = big ? "h_map_loop_64m" : "h_map_loop_1m", sync = name + "_sync";
+  const size_t bytes = g_smoke ? (big ? (size_t)1 << 20 : (size_t)64 << 10)
+                               : (big ? (size_t)64 << 20 : (size_t)1 << 20);
+  long n = (long)(bytes / sizeof(float));
+  float *a = (float *)malloc(bytes), *b = (float *)malloc(bytes), *c = (float *)malloc(bytes);
+  if (!a || !b || !c) throw Failure{"malloc-failed", sync};
+  for (long i = 0; i < n; ++i) {
+    a[i] = (float)(i & 4095);
+    b[i] = 0.5f * (float)(i % 17);
+  }
+  CUfunction f = func((const void *)vaddN);
+  const unsigned blocks = (unsigned)((n + 255) / 256);
+  CUmemoryPool mp = nullptr;
+  auto iteration = [&](bool pooled) {
+    CUdeviceptr A, B, C;
+    if (pooled) {
+      check(cuMemAllocFromPoolAsync(&A, bytes, mp, g_stream), "cuMemAllocFromPoolAsync");
+      check(cuMemAllocFromPoolAsync(&B, bytes, mp, g_stream), "cuMemAllocFromPoolAsync");
+      check(cuMemAllocFromPoolAsync(&C, bytes, mp, g_stream), "cuMemAllocFromPoolAsync");
+    } else {
+      check(cuMemAlloc(&A, bytes), "cuMemAlloc");
+      check(cuMemAlloc(&B, bytes), "cuMemAlloc");
+      check(cuMemAlloc(&C, bytes), "cuMemAlloc");
+    }
+    check(cuMemcpyHtoDAsync(A, a, bytes, g_stream), "cuMemcpyHtoDAsync");
+    check(cuMemcpyHtoDAsync(B, b, bytes, g_stream), "cuMemcpyHtoDAsync");
+    void *args[] = {&A, &B, &C, &n};
+    launch(f, blocks, 256, args);
+    check(cuMemcpyDtoHAsync(c, C, bytes, g_stream), "cuMemcpyDtoHAsync");
+    if (pooled) {
+      check(cuMemFreeAsync(A, g_stream), "cuMemFreeAsync");
+      check(cuMemFreeAsync(B, g_stream), "cuMemFreeAsync");
+      check(cuMemFreeAsync(C, g_stream), "cuMemFreeAsync");
+    }
+    check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+    if (!pooled) {
+      check(cuMemFree(A), "cuMemFree");
+      check(cuMemFree(B), "cuMemFree");
+      check(cuMemFree(C), "cuMemFree");
+    }
+  };
+  auto sentinels = [&] {
+    for (long i = 0; i < n; ++i) c[i] = -1.0f;
+  };
+  auto ok = [&] {
+    for (long i = 0; i < n; ++i)
+      if (c[i] != a[i] + b[i]) return false;
+    return true;
+  };
+  const std::string extra = "bytes=" + std::to_string(bytes);
+  for (int pooled = 0; pooled < 2; ++pooled) {
+    const std::string &at = pooled ? name : sync;
+    try {
+      if (pooled && !(mp = poolOrSkip(name))) break;
+      sentinels();
+      iteration(pooled);
+      if (!ok()) throw Failure{"wrong-result"};
+      sentinels();
+      timeLatencyEx(
+          at.c_str(), [&] { iteration(pooled); }, [] {}, big ? kSlowWarm : 20, big ? kSlowMinIters : 10,
+          extra + (pooled ? " alloc=pool" : " alloc=cuMemAlloc"));
+      if (!ok()) throw Failure{"wrong-result-after"};
+      if (pooled) trimPool();
+    } catch (Failure &e) {
+      if (e.kase.empty()) e.kase = at;
+      free(a), free(b), free(c);
+      throw;
+    }
+  }
+  free(a), free(b), free(c);
+}
+
 // Whether `arg` is one of the space-separated words of `aliases` (a word
 // ending in '*': a prefix of arg).
 bool selects(const std::string &arg, const char *aliases) {
@@ -675,6 +869,12 @@ int main(int argc, char **argv) {
         {"g_lock_unlock_4m", "g g_lock", [] { caseGLock(false); }},
         {"g_lock_unlock_1g", "g g_lock", [] { caseGLock(true); }},
         {"g_overlap_pinned", "g g_overlap", caseGOverlap},
+        {"h_alloc_free_1k_sync", "h h_alloc h_alloc_free_1k*", [] { caseHAlloc(0); }},
+        {"h_alloc_free_64k_sync", "h h_alloc h_alloc_free_64k*", [] { caseHAlloc(1); }},
+        {"h_alloc_free_1m_sync", "h h_alloc h_alloc_free_1m*", [] { caseHAlloc(2); }},
+        {"h_alloc_free_256m_sync", "h h_alloc h_alloc_free_256m*", [] { caseHAlloc(3); }},
+        {"h_map_loop_1m_sync", "h h_map h_map_loop_1m*", [] { caseHMap(false); }},
+        {"h_map_loop_64m_sync", "h h_map h_map_loop_64m*", [] { caseHMap(true); }},
     };
     for (auto &k : cases) {
       if (!all && c != k.name && !selects(c, k.aliases)) continue;

@@ -26,7 +26,11 @@
 #       2,4,8, and prints the tables. The peer copy runs only with >= 2 GPUs.
 #       Case g (locked host memory) runs as three processes per side, g_bw,
 #       g_lock and g_overlap, on raw, ours and LLVM 14 (not devrtl: the
-#       device runtime plays no part in them).
+#       device runtime plays no part in them). Case h (device allocation)
+#       runs as two, h_alloc (omp_target_alloc + omp_target_free; raw:
+#       cuMemAlloc + cuMemFree and a stream-ordered pool) on raw, ours and
+#       LLVM 14, and h_map (a loop of regions whose maps are created and
+#       deleted every time) on all four sides.
 #       Logs go to $OUT (when set) or OUT_DIR: gpu-bench.log (every output),
 #       gpu-bench-results.txt (one line per figure), gpu-bench-table.txt.
 #
@@ -35,9 +39,9 @@
 # GPU_BENCH_HARD_S (460: no new case starts after that), GPU_BENCH_TIMEOUT_S
 # (90, per process),
 # GPU_BENCH_CASES (space-separated subset of: a b c_memcpy_d2d_1g
-# c_memcpy_peer_1g d e f g, where g = g_bw g_lock g_overlap, which can also be
-# named alone), GPU_BENCH_BPSM ("0 1 2 4 8"; empty: none), GPU_BENCH_BATCH_MS,
-# GPU_BENCH_REPS (passed through to the programs).
+# c_memcpy_peer_1g d e f g h, where g = g_bw g_lock g_overlap and h = h_alloc
+# h_map, which can also be named alone), GPU_BENCH_BPSM ("0 1 2 4 8"; empty:
+# none), GPU_BENCH_BATCH_MS, GPU_BENCH_REPS (passed through to the programs).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -215,8 +219,8 @@ run() {
   missing=$(LD_LIBRARY_PATH="$dir/lib/llvm:$dir/lib/llvm-deps" ldd "$dir/lib/llvm/libomptarget.rtl.cuda.so" | grep 'not found')
   [ -z "$missing" ] || echo "warning: LLVM 14's plugin misses libraries: $missing"
 
-  local cases=${GPU_BENCH_CASES:-"a b c_memcpy_d2d_1g c_memcpy_peer_1g d e f g"}
-  cases=$(echo " $cases " | sed 's/ g / g_bw g_lock g_overlap /')
+  local cases=${GPU_BENCH_CASES:-"a b c_memcpy_d2d_1g c_memcpy_peer_1g d e f g h"}
+  cases=$(echo " $cases " | sed 's/ g / g_bw g_lock g_overlap /; s/ h / h_alloc h_map /')
   if [ "${gpus:-0}" -lt 2 ]; then
     cases=$(echo " $cases " | sed 's/ c_memcpy_peer_1g / /')
     echo "info: $gpus GPU(s): c_memcpy_peer_1g not run"
@@ -237,7 +241,7 @@ run() {
         echo "info: hard time limit (${hard}s) reached: the rest of round $r is not run"; break
       fi
       for side in ${orders[$(((r - 1) % 3))]}; do
-        case $side:$kase in devrtl:g_*) continue ;; esac
+        case $side:$kase in devrtl:g_*|devrtl:h_alloc*) continue ;; esac
         run_one "$dir" "$side" "$r" "$kase"
       done
       if [ "$kase" = e ]; then
@@ -268,9 +272,10 @@ smoke() {
     ncase=$(echo "$out" | grep -c '^case=.* value=')
     nerr=$(echo "$out" | grep -c '^case=.* error=')
     echo "$out" | sed "s/^/[$side] /"
-    # a b c_d2d d_to d_from e f: 7 figures (the peer copy is skipped), and
-    # g's pageable ones: 4 copies and the overlap (the locked ones may skip)
-    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 12 ]; then
+    # a b c_d2d d_to d_from e f: 7 figures (the peer copy is skipped), g's
+    # pageable ones: 4 copies and the overlap (the locked ones may skip), and
+    # h's 6: 4 alloc + free sizes, 2 map loops
+    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 18 ]; then
       echo "smoke $side: FAILED (exit $rc, $ncase figure(s), $nerr error(s))"; status=1
     else
       echo "smoke $side: ok ($ncase figures on the host fallback)"
@@ -283,5 +288,5 @@ case ${1:-} in
   build) shift; build "$@" ;;
   smoke) shift; smoke "$@" ;;
   run) shift; run "$@" ;;
-  *) sed -n '2,40p' "$0"; exit 2 ;;
+  *) sed -n '2,44p' "$0"; exit 2 ;;
 esac
