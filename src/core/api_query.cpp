@@ -15,8 +15,9 @@
 //                             share the host's memory (always 1), our CUDA
 //                             plugin reaches the pinned host and managed
 //                             memory of llvm_omp_target_alloc_host / _shared
-//                             of that device (1) and not pageable memory
-//                             (0); a plugin without the entry (LLVM 14's)
+//                             of that device and memory locked on it (1),
+//                             not pageable memory (0); a plugin without the
+//                             entry (LLVM 14's)
 //                             gets 0, the answer that never misleads.
 //   omp_get_uid_from_device   the device's id (plugin's get_device_uid, see
 //                             Device::uid); kHostUid for the initial device;

@@ -178,6 +178,14 @@ bool PinnedMap::contains(const void *P, size_t Size) const {
   return It != Entries_.end() && It->first <= B && B + Size <= It->second.end();
 }
 
+void *PinnedMap::deviceAddress(const void *P, size_t Size) const {
+  const uintptr_t B = reinterpret_cast<uintptr_t>(P);
+  ReaderLock Read(Mutex_);
+  auto It = firstEndingAfter(B);
+  if (It == Entries_.end() || It->first > B || B + Size > It->second.end()) return nullptr;
+  return static_cast<char *>(It->second.Range.DevicePtr) + (B - It->first);
+}
+
 PinnedMap::Segment PinnedMap::segmentAt(const void *P, size_t Size) const {
   const uintptr_t B = reinterpret_cast<uintptr_t>(P);
   ReaderLock Read(Mutex_);

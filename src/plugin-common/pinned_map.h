@@ -100,6 +100,9 @@ class PinnedMap {
   bool mayContain() const { return Count_.load(std::memory_order_acquire) != 0; }
   // Whether [P, P + Size) lies inside one entry (Size > 0).
   bool contains(const void *P, size_t Size) const;
+  // The device-accessible address of P when [P, P + Size) lies inside one
+  // entry (Size > 0), else nullptr.
+  void *deviceAddress(const void *P, size_t Size) const;
   // The longest prefix of [P, P + Size) that lies inside one entry
   // (Locked) or outside every entry (!Locked); its length is > 0.
   struct Segment {

@@ -2,9 +2,10 @@
 // devices): device ids are the GPUs' UUIDs as nvidia-smi prints them (the
 // fake's UUID of device n is f0 f1 ... fe n) and map back to their device;
 // omp_target_is_accessible is 1 for memory of llvm_omp_target_alloc_host /
-// _shared of that device (the whole range inside one block) and 0 for
-// pageable memory, another device's pinned memory, a range past the end of a
-// block and freed memory; omp_target_memset and omp_target_memset_async fill
+// _shared of that device (the whole range inside one block) and for memory
+// locked on it, and 0 for pageable memory, another device's pinned or locked
+// memory, a range past the end of a block or locked range, freed and
+// unlocked memory; omp_target_memset and omp_target_memset_async fill
 // device memory (through the plugin's ordinary host-to-device copies) at
 // offsets and across the core's 1 MiB staging chunks; omp_get_mapped_ptr
 // gives a device address that memset can fill. Exit status 0 and
@@ -53,6 +54,13 @@ int main(void) {
   llvm_omp_target_free_host(pinned, 0);
   llvm_omp_target_free_shared(managed, 0);
   expect(omp_target_is_accessible(pinned, 16, 0) == 0, "freed pinned memory");
+  // Locked pageable memory is reachable at its host address while locked.
+  expect(llvm_omp_target_lock_mem(pageable, 4096, 0) == pageable, "lock returns the host address");
+  expect(omp_target_is_accessible(pageable + 100, 100, 0) == 1, "inside locked memory");
+  expect(omp_target_is_accessible(pageable + 4000, 200, 0) == 0, "past the end of locked memory");
+  expect(omp_target_is_accessible(pageable, 16, 1) == 0, "memory locked on another device");
+  llvm_omp_target_unlock_mem(pageable, 0);
+  expect(omp_target_is_accessible(pageable, 16, 0) == 0, "unlocked memory");
   free(pageable);
 
   unsigned char *d = omp_target_alloc(BIG, 1);

@@ -109,10 +109,13 @@ class CudaDevice final : public plugin::GenericDevice {
   Status syncEventImpl(void *Event) override;
 
   // Pinned host and managed memory of this device (llvm_omp_target_alloc_host
-  // / _shared); plain pageable memory is not (even where HMM/ATS would let
-  // the GPU reach it: false is the answer that never misleads).
+  // / _shared), and locked memory that the device reaches at its host
+  // address (registered memory is mapped into the unified address space);
+  // plain pageable memory is not (even where HMM/ATS would let the GPU reach
+  // it: false is the answer that never misleads).
   bool isAccessibleImpl(const void *HstPtr, size_t Size) const override {
-    return Allocations_.hostAccessible(HstPtr, Size);
+    return Allocations_.hostAccessible(HstPtr, Size) ||
+           (pinnedMap().mayContain() && pinnedMap().deviceAddress(HstPtr, Size) == HstPtr);
   }
 
   Status initDeviceInfoImpl(__tgt_device_info &Info) override;
