@@ -122,6 +122,9 @@ class GenericDevice : private HostPinner {
   // PinnedMap (pinned_map.h has the rules); the device pins through
   // pinHostImpl. dataLock returns the device-accessible address of HstPtr.
   Expected<void *> dataLock(void *HstPtr, int64_t Size);
+  // dataLock for a lock the caller can do without (data_try_lock): null,
+  // with a trace line that says why, where dataLock fails.
+  void *dataTryLock(void *HstPtr, int64_t Size);
   // An unlock of memory not locked here names the devices of the plugin
   // that have it locked, if any.
   Status dataUnlock(void *HstPtr);

@@ -316,6 +316,14 @@ Expected<void *> GenericDevice::dataLock(void *HstPtr, int64_t Size) {
   return Pinned_.lock(HstPtr, static_cast<size_t>(Size));
 }
 
+void *GenericDevice::dataTryLock(void *HstPtr, int64_t Size) {
+  Expected<void *> P = dataLock(HstPtr, Size);
+  if (P) return *P;
+  OMPT_TRACE(traceComponent(), "device %d: data_try_lock: left unlocked: %s", DeviceId_,
+             P.error().message().c_str());
+  return nullptr;
+}
+
 Status GenericDevice::dataUnlock(void *HstPtr) {
   if (!HstPtr) return opError("data_unlock", DeviceId_, "null host pointer: nothing was unlocked");
   bool NotLocked = false;
