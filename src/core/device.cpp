@@ -100,10 +100,9 @@ Expected<void *> Device::lockHost(void *HstPtr, int64_t Size) {
     return HstPtr;
   }
   void *Locked = nullptr;
-  if (Plugin_.fn().data_lock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess ||
-      !Locked)
-    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT
-                     " (%" PRId64 " bytes); its message, if any, says why",
+  if (Plugin_.fn().data_lock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess || !Locked)
+    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT " (%" PRId64
+                     " bytes); its message, if any, says why",
                      Id_, OMPT_PTR(HstPtr), Size);
   OMPT_TRACE("omptarget", "Device %d: locked %" PRId64 " bytes at %p (device-accessible %p)", Id_,
              Size, HstPtr, Locked);
@@ -115,12 +114,12 @@ Expected<void *> Device::tryLockHost(void *HstPtr, int64_t Size) {
   if (!TryLock || !canLockHost()) return lockHost(HstPtr, Size);
   void *Locked = nullptr;
   if (TryLock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess)
-    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT
-                     " (%" PRId64 " bytes); its message, if any, says why",
+    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT " (%" PRId64
+                     " bytes); its message, if any, says why",
                      Id_, OMPT_PTR(HstPtr), Size);
   if (Locked)
-    OMPT_TRACE("omptarget", "Device %d: locked %" PRId64 " bytes at %p (device-accessible %p)",
-               Id_, Size, HstPtr, Locked);
+    OMPT_TRACE("omptarget", "Device %d: locked %" PRId64 " bytes at %p (device-accessible %p)", Id_,
+               Size, HstPtr, Locked);
   return Locked;
 }
 

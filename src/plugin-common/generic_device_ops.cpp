@@ -312,7 +312,8 @@ Expected<void *> GenericDevice::dataLock(void *HstPtr, int64_t Size) {
     return opError("data_lock", DeviceId_,
                    formatString("cannot lock host range %p of %" PRId64
                                 " bytes: %s (give a non-null pointer and a positive size)",
-                                HstPtr, Size, HstPtr ? "the size is not positive" : "null pointer"));
+                                HstPtr, Size,
+                                HstPtr ? "the size is not positive" : "null pointer"));
   return Pinned_.lock(HstPtr, static_cast<size_t>(Size));
 }
 
@@ -343,9 +344,10 @@ Error GenericDevice::lockedElsewhere(Error NotHere, const void *HstPtr) const {
       Where += formatString("%s%d", Found++ ? ", " : "", I);
   }
   if (!Found) return NotHere;
-  return makeError("%s; it is locked on device%s %s: unlock it with the device number it was "
-                   "locked with",
-                   NotHere.message().c_str(), Found > 1 ? "s" : "", Where.c_str());
+  return makeError(
+      "%s; it is locked on device%s %s: unlock it with the device number it was "
+      "locked with",
+      NotHere.message().c_str(), Found > 1 ? "s" : "", Where.c_str());
 }
 
 }  // namespace omptarget::plugin
