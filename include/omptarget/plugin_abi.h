@@ -32,6 +32,12 @@
 // `release_async_info`, also ours: gives back an __tgt_async_info that
 // init_async_info returned (waits for its queue, returns the queue to the
 // pool, frees the object). LLVM 14 has no way to give one back.
+// `data_try_lock`, also ours: data_lock for a lock the core can do without
+// (LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS locks a new mapping's host range):
+// a range data_lock would refuse (it overlaps locked memory without lying
+// inside it, pinning fails) is no error: OFFLOAD_SUCCESS with *LockedPtr
+// null and a trace line that says why, no error line. A locked range is
+// unlocked with data_unlock.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -144,4 +150,5 @@ typedef struct __tgt_interop_info {
   OPT(get_device_uid, int32_t, (int32_t DeviceId, const char **Uid))                              \
   OPT(is_accessible_ptr, int32_t, (int32_t DeviceId, const void *Ptr, int64_t Size))              \
   OPT(interop_info, int32_t, (int32_t DeviceId, uint32_t Version, __tgt_interop_info * Info))     \
-  OPT(release_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))
+  OPT(release_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))                  \
+  OPT(data_try_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr))

@@ -109,6 +109,20 @@ Expected<void *> Device::lockHost(void *HstPtr, int64_t Size) {
   return Locked;
 }
 
+Expected<void *> Device::tryLockHost(void *HstPtr, int64_t Size) {
+  const auto TryLock = Plugin_.fn().data_try_lock;
+  if (!TryLock || !canLockHost()) return lockHost(HstPtr, Size);
+  void *Locked = nullptr;
+  if (TryLock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess)
+    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT " (%" PRId64
+                     " bytes); its message, if any, says why",
+                     Id_, OMPT_PTR(HstPtr), Size);
+  if (Locked)
+    OMPT_TRACE("omptarget", "Device %d: locked %" PRId64 " bytes at %p (device-accessible %p)", Id_,
+               Size, HstPtr, Locked);
+  return Locked;
+}
+
 Status Device::unlockHost(void *HstPtr) {
   if (!canLockHost()) return Status::success();
   if (Plugin_.fn().data_unlock(PluginDeviceId_, HstPtr) != kOffloadSuccess)

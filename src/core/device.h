@@ -89,6 +89,10 @@ class Device {
   // pageable route) and unlockHost does nothing.
   bool canLockHost() const { return Plugin_.fn().data_lock && Plugin_.fn().data_unlock; }
   Expected<void *> lockHost(void *HstPtr, int64_t Size);
+  // A lock the caller can do without (a mapping's, below): null when the
+  // range cannot be locked, which the plugin then reports as a trace line
+  // only (data_try_lock; a plugin without it reports through data_lock).
+  Expected<void *> tryLockHost(void *HstPtr, int64_t Size);
   Status unlockHost(void *HstPtr);
   // LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS=1: new mapping entries of at least
   // this many bytes (OMPTARGET_LOCK_MAPPED_MIN_BYTES) lock their host range

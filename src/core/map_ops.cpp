@@ -43,15 +43,19 @@ void reportMissingPresent(uintptr_t Begin, int64_t Size) {
 // LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS: locks a new entry's host range for
 // the entry's lifetime (finishRemoval unlocks it). A range that cannot be
 // locked (it extends memory the program locked, the locked-memory limit)
-// stays pageable: its copies are as correct, only slower.
+// stays pageable: its copies are as correct, only slower. That is no error:
+// the plugin says why in its trace (data_try_lock), not in an error line.
 void lockForEntry(Device &D, MapEntry &E) {
-  Expected<void *> Locked = D.lockHost(reinterpret_cast<void *>(E.HstBegin), E.size());
-  if (Locked) {
+  Expected<void *> Locked = D.tryLockHost(reinterpret_cast<void *>(E.HstBegin), E.size());
+  if (Locked && *Locked) {
     E.HostLocked = true;
     return;
   }
-  OMPT_TRACE("omptarget", "%s; the mapping's copies take the pageable route",
-             Locked.error().message().c_str());
+  OMPT_TRACE("omptarget",
+             "Device %d: host range " OMPT_PTR_FMT " (%" PRId64
+             " bytes) of a new mapping not locked (%s); its copies take the pageable route",
+             D.id(), E.HstBegin, E.size(),
+             Locked ? "the plugin's trace says why" : Locked.error().message().c_str());
 }
 
 // Gives back the reference a failed mapHostRange took (removing an entry it

@@ -122,6 +122,11 @@ class GenericDevice : private HostPinner {
   // PinnedMap (pinned_map.h has the rules); the device pins through
   // pinHostImpl. dataLock returns the device-accessible address of HstPtr.
   Expected<void *> dataLock(void *HstPtr, int64_t Size);
+  // dataLock for a lock the caller can do without (data_try_lock): null,
+  // with a trace line that says why, where dataLock fails.
+  void *dataTryLock(void *HstPtr, int64_t Size);
+  // An unlock of memory not locked here names the devices of the plugin
+  // that have it locked, if any.
   Status dataUnlock(void *HstPtr);
   const PinnedMap &pinnedMap() const { return Pinned_; }
 
@@ -250,6 +255,9 @@ class GenericDevice : private HostPinner {
   [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size,
                                                  abi::TargetAllocKind Kind, Error Why) const;
   [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;
+  // dataUnlock's "not locked here", with the plugin's devices that have
+  // HstPtr locked, if any.
+  [[gnu::cold, gnu::noinline]] Error lockedElsewhere(Error NotHere, const void *HstPtr) const;
 
   // Runs Issue(queue of AsyncInfo); a failure reads "<Call>: device <id>:
   // [kernel <Kernel>: ]<why>".

@@ -317,9 +317,37 @@ Expected<void *> GenericDevice::dataLock(void *HstPtr, int64_t Size) {
   return Pinned_.lock(HstPtr, static_cast<size_t>(Size));
 }
 
+void *GenericDevice::dataTryLock(void *HstPtr, int64_t Size) {
+  Expected<void *> P = dataLock(HstPtr, Size);
+  if (P) return *P;
+  OMPT_TRACE(traceComponent(), "device %d: data_try_lock: left unlocked: %s", DeviceId_,
+             P.error().message().c_str());
+  return nullptr;
+}
+
 Status GenericDevice::dataUnlock(void *HstPtr) {
   if (!HstPtr) return opError("data_unlock", DeviceId_, "null host pointer: nothing was unlocked");
-  return Pinned_.unlock(HstPtr);
+  bool NotLocked = false;
+  Status S = Pinned_.unlock(HstPtr, &NotLocked);
+  if (!S && NotLocked) [[unlikely]]
+    return lockedElsewhere(S.takeError(), HstPtr);
+  return S;
+}
+
+Error GenericDevice::lockedElsewhere(Error NotHere, const void *HstPtr) const {
+  // The usual cause: the unlock names another device than the lock did.
+  std::string Where;
+  int32_t Found = 0;
+  for (int32_t I = 0; I < Plugin_.numberOfDevices(); ++I) {
+    const GenericDevice *Other = I == DeviceId_ ? nullptr : Plugin_.readyDevice(I);
+    if (Other && Other->pinnedMap().contains(HstPtr, 1))
+      Where += formatString("%s%d", Found++ ? ", " : "", I);
+  }
+  if (!Found) return NotHere;
+  return makeError(
+      "%s; it is locked on device%s %s: unlock it with the device number it was "
+      "locked with",
+      NotHere.message().c_str(), Found > 1 ? "s" : "", Where.c_str());
 }
 
 }  // namespace omptarget::plugin

@@ -88,25 +88,28 @@ Expected<void *> PinnedMap::lock(void *P, size_t Size) {
   return static_cast<char *>(R.DevicePtr) + (B - R.Begin);
 }
 
-Status PinnedMap::unlock(void *P) {
+Status PinnedMap::unlock(void *P, bool *NotLocked) {
   const uintptr_t B = reinterpret_cast<uintptr_t>(P);
+  if (NotLocked) *NotLocked = false;
   ScopedLock Ops(OpsMutex_);
   PinnedRange Gone;
   {
     WriterLock Write(Mutex_);
     auto It = Entries_.upper_bound(B);
-    if (It == Entries_.begin() || std::prev(It)->second.end() <= B)
+    if (It == Entries_.begin() || std::prev(It)->second.end() <= B) {
+      if (NotLocked) *NotLocked = true;
       return makeError(
           "data_unlock: device %d: host pointer %p is not in memory locked on this device "
           "(llvm_omp_target_lock_mem); nothing was unlocked",
           DeviceId_, P);
+    }
     auto Found = std::prev(It);
     Entry &E = Found->second;
     if (E.Locks == 0)  // an allocation's entry that nobody locked
       return makeError(
           "data_unlock: device %d: host pointer %p is in pinned memory from "
-          "llvm_omp_target_alloc_host %s that was not locked; it stays pinned until "
-          "llvm_omp_target_free",
+          "llvm_omp_target_alloc_host %s that holds no lock (llvm_omp_target_lock_mem) to "
+          "drop; it stays pinned until llvm_omp_target_free",
           DeviceId_, P, rangeText(E.Range.Begin, E.Range.Size).c_str());
     if (--E.Locks != 0 || E.FromAllocation) {
       OMPT_TRACE(kTrace, "device %d: unlocked %p in %s, %" PRIu64 " locks left", DeviceId_, P,

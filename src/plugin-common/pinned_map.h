@@ -82,7 +82,9 @@ class PinnedMap {
   // (P non-null, Size > 0: the caller checks).
   Expected<void *> lock(void *P, size_t Size);
   // Drops a lock reference of the entry that contains P; unpins at the last.
-  Status unlock(void *P);
+  // *NotLocked (when non-null) says whether it failed because P lies in no
+  // entry at all.
+  Status unlock(void *P, bool *NotLocked = nullptr);
 
   // Memory that was allocated pinned (llvm_omp_target_alloc_host): in the
   // map until removeAllocation(P) (its free). Entries it overlaps (memory the

@@ -118,6 +118,15 @@ int32_t __tgt_rtl_data_lock(int32_t DeviceId, void *HstPtr, int64_t Size,
   });
 }
 
+int32_t __tgt_rtl_data_try_lock(int32_t DeviceId, void *HstPtr, int64_t Size,
+                                void **LockedPtr) noexcept {
+  return onDevice(DeviceId, "data_try_lock", [&](GenericDevice &D) -> Status {
+    if (!LockedPtr) return makeError("data_try_lock: device %d: null result pointer", DeviceId);
+    *LockedPtr = D.dataTryLock(HstPtr, Size);
+    return {};
+  });
+}
+
 int32_t __tgt_rtl_data_unlock(int32_t DeviceId, void *HstPtr) noexcept {
   return onDevice(DeviceId, "data_unlock", [&](GenericDevice &D) { return D.dataUnlock(HstPtr); });
 }
