@@ -47,7 +47,8 @@ int main(void) {
 #pragma omp target update from(a[0:N])
   int ok = 1;
   for (int i = 0; i < N; i++) ok &= a[i] == (float)(i % 1000) * 2.0f + 1.0f;
-#pragma omp target teams distribute parallel for map(tofrom : a[0:N])
+  // The buffer is present: `always` makes this map copy both ways.
+#pragma omp target teams distribute parallel for map(always, tofrom : a[0:N])
   for (int i = 0; i < N; i++) a[i] -= 1.0f;
   for (int i = 0; i < N; i++) ok &= a[i] == (float)(i % 1000) * 2.0f;
 #pragma omp target exit data map(delete : a[0:N])
@@ -75,7 +76,8 @@ int main(void) {
          "lock of the upper half");
   int lo = N / 4, len = N / 2;
 #pragma omp target enter data map(to : a[lo:len])
-#pragma omp target teams distribute parallel for
+  // a[0] is not mapped: the section itself names the device copy.
+#pragma omp target teams distribute parallel for map(tofrom : a[lo:len])
   for (int i = lo; i < lo + len; i++) a[i] += 3.0f;
   memset(a + lo, 0, (size_t)len * sizeof(float));
 #pragma omp target update from(a[lo:len])
@@ -83,7 +85,7 @@ int main(void) {
   for (int i = 0; i < N; i++) ok &= a[i] == (float)(i % 777) + (i >= lo && i < lo + len ? 3.0f : 0.0f);
   for (int i = lo; i < lo + len; i++) a[i] = (float)i;
 #pragma omp target update to(a[lo:len])
-#pragma omp target teams distribute parallel for
+#pragma omp target teams distribute parallel for map(tofrom : a[lo:len])
   for (int i = lo; i < lo + len; i++) a[i] *= 0.5f;
 #pragma omp target exit data map(from : a[lo:len])
   for (int i = lo; i < lo + len; i++) ok &= a[i] == (float)i * 0.5f;
