@@ -99,21 +99,18 @@ Expected<void *> Device::lockHost(void *HstPtr, int64_t Size) {
                Plugin_.name().c_str(), HstPtr);
     return HstPtr;
   }
-  void *Locked = nullptr;
-  if (Plugin_.fn().data_lock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess || !Locked)
-    return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT " (%" PRId64
-                     " bytes); its message, if any, says why",
-                     Id_, OMPT_PTR(HstPtr), Size);
-  OMPT_TRACE("omptarget", "Device %d: locked %" PRId64 " bytes at %p (device-accessible %p)", Id_,
-             Size, HstPtr, Locked);
-  return Locked;
+  return lockWith(Plugin_.fn().data_lock, HstPtr, Size, false);
 }
 
 Expected<void *> Device::tryLockHost(void *HstPtr, int64_t Size) {
   const auto TryLock = Plugin_.fn().data_try_lock;
   if (!TryLock || !canLockHost()) return lockHost(HstPtr, Size);
+  return lockWith(TryLock, HstPtr, Size, true);
+}
+
+Expected<void *> Device::lockWith(LockEntry Lock, void *HstPtr, int64_t Size, bool MayDecline) {
   void *Locked = nullptr;
-  if (TryLock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess)
+  if (Lock(PluginDeviceId_, HstPtr, Size, &Locked) != kOffloadSuccess || (!Locked && !MayDecline))
     return makeError("device %d: the plugin could not lock host memory " OMPT_PTR_FMT " (%" PRId64
                      " bytes); its message, if any, says why",
                      Id_, OMPT_PTR(HstPtr), Size);

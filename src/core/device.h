@@ -130,6 +130,12 @@ class Device {
   bool canAccess(const void *Ptr, size_t Size);
 
  private:
+  // Calls the plugin's data_lock or data_try_lock (the same signature); a
+  // null result is a failure unless MayDecline (data_try_lock left the
+  // range unlocked).
+  using LockEntry = int32_t (*)(int32_t, void *, int64_t, void **);
+  Expected<void *> lockWith(LockEntry Lock, void *HstPtr, int64_t Size, bool MayDecline);
+
   const int32_t Id_;
   Plugin &Plugin_;
   const int32_t PluginDeviceId_;

@@ -255,6 +255,10 @@ class GenericDevice : private HostPinner {
   [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size,
                                                  abi::TargetAllocKind Kind, Error Why) const;
   [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;
+  // record_event / wait_event with an event not from the pool or a null
+  // AsyncInfo.
+  [[gnu::cold, gnu::noinline]] Error eventArgsFailed(const char *Call, void *Event,
+                                                     const __tgt_async_info *AsyncInfo) const;
   // dataUnlock's "not locked here", with the plugin's devices that have
   // HstPtr locked, if any.
   [[gnu::cold, gnu::noinline]] Error lockedElsewhere(Error NotHere, const void *HstPtr) const;

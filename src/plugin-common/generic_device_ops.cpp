@@ -265,12 +265,17 @@ Status GenericDevice::destroyEvent(void *Event) {
   return {};
 }
 
+Error GenericDevice::eventArgsFailed(const char *Call, void *Event,
+                                     const __tgt_async_info *AsyncInfo) const {
+  return opError(Call, DeviceId_,
+                 formatString("invalid arguments (event %p is %s, async info %p)", Event,
+                              EventPool_.isInUse(Event) ? "live" : "unknown",
+                              static_cast<const void *>(AsyncInfo)));
+}
+
 Status GenericDevice::recordEvent(void *Event, __tgt_async_info *AsyncInfo) {
   if (!EventPool_.isInUse(Event) || !AsyncInfo) [[unlikely]]
-    return opError("record_event", DeviceId_,
-                   formatString("invalid arguments (event %p is %s, async info %p)", Event,
-                                EventPool_.isInUse(Event) ? "live" : "unknown",
-                                static_cast<void *>(AsyncInfo)));
+    return eventArgsFailed("record_event", Event, AsyncInfo);
   return recordEventUnchecked(Event, *AsyncInfo);
 }
 
@@ -281,10 +286,7 @@ Status GenericDevice::recordEventUnchecked(void *Event, __tgt_async_info &AsyncI
 
 Status GenericDevice::waitEvent(void *Event, __tgt_async_info *AsyncInfo) {
   if (!EventPool_.isInUse(Event) || !AsyncInfo) [[unlikely]]
-    return opError("wait_event", DeviceId_,
-                   formatString("invalid arguments (event %p is %s, async info %p)", Event,
-                                EventPool_.isInUse(Event) ? "live" : "unknown",
-                                static_cast<void *>(AsyncInfo)));
+    return eventArgsFailed("wait_event", Event, AsyncInfo);
   return waitEventUnchecked(Event, *AsyncInfo);
 }
 

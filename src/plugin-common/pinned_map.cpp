@@ -17,13 +17,26 @@ std::string rangeText(uintptr_t Begin, size_t Size) {
 }
 }  // namespace
 
-PinnedMap::EntryMap::const_iterator PinnedMap::firstEndingAfter(uintptr_t B) const {
-  auto It = Entries_.upper_bound(B);  // first entry beginning after B
-  if (It != Entries_.begin()) {
+namespace {
+// The first entry of M that ends after B (the one containing B, or the
+// first beginning after it), or M.end().
+template <typename Map>
+auto firstEndingAfterIn(Map &M, uintptr_t B) {
+  auto It = M.upper_bound(B);  // first entry beginning after B
+  if (It != M.begin()) {
     auto Prev = std::prev(It);
     if (Prev->second.end() > B) return Prev;
   }
   return It;
+}
+}  // namespace
+
+PinnedMap::EntryMap::const_iterator PinnedMap::firstEndingAfter(uintptr_t B) const {
+  return firstEndingAfterIn(Entries_, B);
+}
+
+PinnedMap::EntryMap::iterator PinnedMap::firstEndingAfter(uintptr_t B) {
+  return firstEndingAfterIn(Entries_, B);
 }
 
 Error PinnedMap::lockError(uintptr_t B, size_t Size, const char *Why) const {
@@ -37,9 +50,8 @@ Expected<void *> PinnedMap::lock(void *P, size_t Size) {
   ScopedLock Ops(OpsMutex_);
   {
     WriterLock Write(Mutex_);
-    auto Found = firstEndingAfter(B);
-    if (Found != Entries_.end() && Found->first < B + Size) {
-      auto It = Entries_.find(Found->first);  // the same entry, mutable
+    auto It = firstEndingAfter(B);
+    if (It != Entries_.end() && It->first < B + Size) {
       Entry &E = It->second;
       if (E.Range.Begin <= B && B + Size <= E.end()) {
         ++E.Locks;
@@ -63,9 +75,7 @@ Expected<void *> PinnedMap::lock(void *P, size_t Size) {
   // A new range: pinned with no hold of Mutex_ (lookups go on); no other
   // change can come in between (OpsMutex_).
   Expected<PinnedRange> Pinned = Pinner_.pin(P, Size);
-  if (!Pinned)
-    return makeError("data_lock: device %d: cannot lock host range %s: %s", DeviceId_,
-                     rangeText(B, Size).c_str(), Pinned.error().message().c_str());
+  if (!Pinned) return lockError(B, Size, Pinned.error().message().c_str());
   PinnedRange R = *Pinned;
   {
     WriterLock Write(Mutex_);
@@ -95,15 +105,14 @@ Status PinnedMap::unlock(void *P, bool *NotLocked) {
   PinnedRange Gone;
   {
     WriterLock Write(Mutex_);
-    auto It = Entries_.upper_bound(B);
-    if (It == Entries_.begin() || std::prev(It)->second.end() <= B) {
+    auto Found = firstEndingAfter(B);
+    if (Found == Entries_.end() || Found->first > B) {
       if (NotLocked) *NotLocked = true;
       return makeError(
           "data_unlock: device %d: host pointer %p is not in memory locked on this device "
           "(llvm_omp_target_lock_mem); nothing was unlocked",
           DeviceId_, P);
     }
-    auto Found = std::prev(It);
     Entry &E = Found->second;
     if (E.Locks == 0)  // an allocation's entry that nobody locked
       return makeError(
@@ -175,10 +184,7 @@ size_t PinnedMap::unpinAll(Status *Failure) {
 }
 
 bool PinnedMap::contains(const void *P, size_t Size) const {
-  const uintptr_t B = reinterpret_cast<uintptr_t>(P);
-  ReaderLock Read(Mutex_);
-  auto It = firstEndingAfter(B);
-  return It != Entries_.end() && It->first <= B && B + Size <= It->second.end();
+  return deviceAddress(P, Size) != nullptr;  // an entry's device address is never null
 }
 
 void *PinnedMap::deviceAddress(const void *P, size_t Size) const {

@@ -144,6 +144,7 @@ class PinnedMap {
 
   // The first entry that ends after B, or end() (Mutex_ held, any mode).
   EntryMap::const_iterator firstEndingAfter(uintptr_t B) const REQUIRES_SHARED(Mutex_);
+  EntryMap::iterator firstEndingAfter(uintptr_t B) REQUIRES(Mutex_);
   [[gnu::cold]] Error lockError(uintptr_t B, size_t Size, const char *Why) const;
 
   const int32_t DeviceId_;

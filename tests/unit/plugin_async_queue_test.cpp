@@ -350,6 +350,12 @@ struct PluginAsyncDevice : ::testing::Test {
       EXPECT_TRUE(Dev->deinit());
     }
   }
+  // The generic direct table of Dev, before specializeDirect.
+  __tgt_direct_device genericDirectTable() {
+    namespace direct = omptarget::plugin::direct;
+    return {Dev.get(),          direct::dataAlloc,    direct::dataDelete,
+            direct::dataSubmit, direct::dataRetrieve, direct::runRegion};
+  }
 };
 
 TEST_F(PluginAsyncDevice, AsyncCopiesAndEventsAcrossAsyncInfos) {
@@ -414,8 +420,7 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
   namespace direct = omptarget::plugin::direct;
   constexpr int32_t Ok = omptarget::abi::kOffloadSuccess, Fail = omptarget::abi::kOffloadFail;
   start(HostQueueMode{});
-  __tgt_direct_device Table{Dev.get(),          direct::dataAlloc,    direct::dataDelete,
-                            direct::dataSubmit, direct::dataRetrieve, direct::runRegion};
+  __tgt_direct_device Table = genericDirectTable();
   Dev->specializeDirect(Table);
   EXPECT_NE(Table.data_submit_async, &direct::dataSubmit);
   EXPECT_NE(Table.data_retrieve_async, &direct::dataRetrieve);
@@ -448,8 +453,7 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
 TEST_F(PluginAsyncDevice, AsyncModeKeepsTheGenericDirectTable) {
   namespace direct = omptarget::plugin::direct;
   start(asyncMode());
-  __tgt_direct_device Table{Dev.get(),          direct::dataAlloc,    direct::dataDelete,
-                            direct::dataSubmit, direct::dataRetrieve, direct::runRegion};
+  __tgt_direct_device Table = genericDirectTable();
   Dev->specializeDirect(Table);
   EXPECT_EQ(Table.data_submit_async, &direct::dataSubmit);
   EXPECT_EQ(Table.data_retrieve_async, &direct::dataRetrieve);
