@@ -52,12 +52,16 @@
 // first argument and otherwise the arguments of the entry it names, without
 // the device number. `run_region_async` is run_target_team_region_async when
 // IsTeamRegion is 1, and run_target_region_async (NumTeams 1, ThreadLimit 0,
-// LoopTripCount 0) when it is 0.
-#define OMPTARGET_DIRECT_DEVICE_VERSION 1u
+// LoopTripCount 0) when it is 0. `data_alloc` and `data_delete` take the
+// construct's queue, or null: with a queue they are data_alloc_async and
+// data_delete_async (the allocation and the release ordered on that queue),
+// without one the synchronous entries.
+#define OMPTARGET_DIRECT_DEVICE_VERSION 2u
 typedef struct __tgt_direct_device {
   void *Device;
-  void *(*data_alloc)(void *Device, int64_t Size, void *HostPtr, int32_t Kind);
-  int32_t (*data_delete)(void *Device, void *TgtPtr);
+  void *(*data_alloc)(void *Device, int64_t Size, void *HostPtr, int32_t Kind,
+                      __tgt_async_info *Queue);
+  int32_t (*data_delete)(void *Device, void *TgtPtr, __tgt_async_info *Queue);
   int32_t (*data_submit_async)(void *Device, void *TgtPtr, void *HstPtr, int64_t Size,
                                __tgt_async_info *Queue);
   int32_t (*data_retrieve_async)(void *Device, void *HstPtr, void *TgtPtr, int64_t Size,

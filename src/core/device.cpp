@@ -53,6 +53,10 @@ Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {
   BoundDeviceOps Bound = bindDeviceOps(Plugin_, EntryPoints_,
                                        env::getInt("OMPTARGET_PLUGIN_DIRECT_CALLS", 1, 0, 1) == 1);
   Ops_ = Bound.Ops;
+  OrdersAllocationOnQueue_ =
+      CopyPolicy_ != CopyPolicy::Immediate &&
+      (Bound.Route == DeviceOpsRoute::DirectTable || (F.data_alloc_async && F.data_delete_async)) &&
+      env::getInt("OMPTARGET_QUEUE_ORDERED_ALLOCATION", 1, 0, 1) == 1;
   // Every retrieve's host memory is read after the construct's synchronize
   // (shadow pointers are restored in afterSync actions), so say so.
   if (F.accept_deferred_retrieves &&
@@ -61,8 +65,10 @@ Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {
   OMPT_TRACE("omptarget", "Device %d: calling plugin %s through its %s", Id_,
              Plugin_.name().c_str(),
              Bound.Route == DeviceOpsRoute::DirectTable ? "direct table" : "entry points");
-  OMPT_TRACE("omptarget", "Device %d initialized (plugin %s, local id %d, copy policy: %s)", Id_,
-             Plugin_.name().c_str(), PluginDeviceId_, copyPolicyName(CopyPolicy_));
+  OMPT_TRACE("omptarget",
+             "Device %d initialized (plugin %s, local id %d, copy policy: %s, allocation: %s)", Id_,
+             Plugin_.name().c_str(), PluginDeviceId_, copyPolicyName(CopyPolicy_),
+             OrdersAllocationOnQueue_ ? "ordered on the construct's queue" : "synchronous");
   return Status::success();
 }
 
@@ -130,8 +136,9 @@ Status Device::unlockHost(void *HstPtr) {
   return Status::success();
 }
 
-Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {
-  void *Ptr = Ops_.data_alloc(Ops_.Device, Size, HstPtr, Kind);
+Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind, AsyncInfo *Async) {
+  __tgt_async_info *Queue = Async && OrdersAllocationOnQueue_ ? Async->raw() : nullptr;
+  void *Ptr = Ops_.data_alloc(Ops_.Device, Size, HstPtr, Kind, Queue);
   if (!Ptr && Size > 0)
     // The plugin's own error line says why (out of memory, a driver shutting
     // down, ...): no guess here.
@@ -143,8 +150,9 @@ Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind) {
   return Ptr;
 }
 
-Status Device::freeMemory(void *TgtPtr) {
-  if (Ops_.data_delete(Ops_.Device, TgtPtr) != kOffloadSuccess)
+Status Device::freeMemory(void *TgtPtr, AsyncInfo *Async) {
+  __tgt_async_info *Queue = Async && OrdersAllocationOnQueue_ ? Async->raw() : nullptr;
+  if (Ops_.data_delete(Ops_.Device, TgtPtr, Queue) != kOffloadSuccess)
     return makeError("device %d: freeing device memory at %p failed", Id_, TgtPtr);
   OMPT_TRACE("omptarget", "Device %d: freed %p", Id_, TgtPtr);
   return Status::success();

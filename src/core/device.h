@@ -102,9 +102,21 @@ class Device {
   // "Locked host memory", has the measurement behind it).
   static constexpr int64_t kLockMappedMinBytes = int64_t(4) << 20;
 
-  Expected<void *> allocate(int64_t Size, void *HstPtr, int32_t Kind);
-  // Frees device memory that allocate returned.
-  Status freeMemory(void *TgtPtr);
+  // Stream-ordered allocation and release (the plugin's data_alloc_async /
+  // data_delete_async, or our direct table's): decided at initialization;
+  // false for plugins without them (LLVM 14's) and for devices whose work
+  // completes when issued. When true, allocate and freeMemory given an
+  // AsyncInfo order the allocation and the release on its queue: the
+  // memory may be used by the construct's later work (other constructs
+  // wait for it through the mapping entry's event, entry_copies.h), and it
+  // is not reused before the construct's earlier work is done.
+  bool ordersAllocationOnQueue() const { return OrdersAllocationOnQueue_; }
+  // Device memory for Size bytes; on Async's queue when
+  // ordersAllocationOnQueue() (else Async is ignored).
+  Expected<void *> allocate(int64_t Size, void *HstPtr, int32_t Kind, AsyncInfo *Async = nullptr);
+  // Frees device memory that allocate returned; on Async's queue when
+  // ordersAllocationOnQueue() (else at once: the caller has synchronized).
+  Status freeMemory(void *TgtPtr, AsyncInfo *Async = nullptr);
   Status submit(void *TgtPtr, void *HstPtr, int64_t Size, AsyncInfo &Async);
   Status retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Async);
   // Writes the pointer value `Value` to device address `TgtAddr` on the
@@ -148,6 +160,7 @@ class Device {
   CopyPolicy CopyPolicy_ = CopyPolicy::FinishUnderEntryLock;
   bool UnifiedSharedMemory_ = false;
   int64_t LockMappedMinBytes_ = 0;
+  bool OrdersAllocationOnQueue_ = false;
   EntryPointHandle EntryPoints_;  // the adapters' handle (device_ops.h)
   __tgt_direct_device Ops_{};
   std::atomic<bool> Ready_{false};

@@ -6,14 +6,31 @@ namespace {
 
 const EntryPointHandle &handleOf(void *H) { return *static_cast<const EntryPointHandle *>(H); }
 
-void *allocEntry(void *H, int64_t Size, void *HostPtr, int32_t Kind) {
+// The queue is ignored by the synchronous entries (the work is done when
+// they return); the asynchronous ones get it when there is one.
+void *allocEntry(void *H, int64_t Size, void *HostPtr, int32_t Kind, __tgt_async_info *) {
   const auto &E = handleOf(H);
   return E.Fns->data_alloc(E.PluginDeviceId, Size, HostPtr, Kind);
 }
 
-int32_t deleteEntry(void *H, void *TgtPtr) {
+void *allocAsyncEntry(void *H, int64_t Size, void *HostPtr, int32_t Kind, __tgt_async_info *Q) {
+  const auto &E = handleOf(H);
+  if (!Q) return E.Fns->data_alloc(E.PluginDeviceId, Size, HostPtr, Kind);
+  void *Ptr = nullptr;
+  if (E.Fns->data_alloc_async(E.PluginDeviceId, Size, HostPtr, Kind, &Ptr, Q) != abi::kOffloadSuccess)
+    return nullptr;
+  return Ptr;
+}
+
+int32_t deleteEntry(void *H, void *TgtPtr, __tgt_async_info *) {
   const auto &E = handleOf(H);
   return E.Fns->data_delete(E.PluginDeviceId, TgtPtr);
+}
+
+int32_t deleteAsyncEntry(void *H, void *TgtPtr, __tgt_async_info *Q) {
+  const auto &E = handleOf(H);
+  if (!Q) return E.Fns->data_delete(E.PluginDeviceId, TgtPtr);
+  return E.Fns->data_delete_async(E.PluginDeviceId, TgtPtr, Q);
 }
 
 int32_t submitAsyncEntry(void *H, void *TgtPtr, void *HstPtr, int64_t Size, __tgt_async_info *Q) {
@@ -76,8 +93,8 @@ BoundDeviceOps bindDeviceOps(const Plugin &P, const EntryPointHandle &Handle, bo
   }
   __tgt_direct_device T{};
   T.Device = const_cast<EntryPointHandle *>(&Handle);
-  T.data_alloc = allocEntry;
-  T.data_delete = deleteEntry;
+  T.data_alloc = F.data_alloc_async ? allocAsyncEntry : allocEntry;
+  T.data_delete = F.data_delete_async ? deleteAsyncEntry : deleteEntry;
   T.data_submit_async = F.data_submit_async ? submitAsyncEntry : submitEntry;
   T.data_retrieve_async = F.data_retrieve_async ? retrieveAsyncEntry : retrieveEntry;
   T.run_region_async =

@@ -25,8 +25,10 @@ template <typename FnT>
 }
 }  // namespace
 
-void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind) noexcept {
+void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind,
+                __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
+  const char *Call = AsyncInfo ? "data_alloc_async" : "data_alloc";
   void *Ptr = nullptr;
   auto Keep = [&Ptr](Expected<void *> P) -> Status {
     if (!P) return P.takeError();
@@ -34,23 +36,24 @@ void *dataAlloc(void *Handle, int64_t Size, void *HostPtr, int32_t Kind) noexcep
     return {};
   };
   if (!maySkipChecks(D, GenericDevice::allocArgsValid(Size, Kind))) [[unlikely]] {
-    checked(D, "data_alloc", [&] { return Keep(D.dataAlloc(Size, HostPtr, Kind, nullptr)); });
+    checked(D, Call, [&] { return Keep(D.dataAlloc(Size, HostPtr, Kind, AsyncInfo)); });
     return Ptr;
   }
-  reportFailures(D.plugin(), "data_alloc", [&] {
-    return Keep(D.allocUnchecked("data_alloc", static_cast<size_t>(Size), HostPtr,
-                                 static_cast<abi::TargetAllocKind>(Kind), nullptr));
+  reportFailures(D.plugin(), Call, [&] {
+    return Keep(D.allocUnchecked(Call, static_cast<size_t>(Size), HostPtr,
+                                 static_cast<abi::TargetAllocKind>(Kind), AsyncInfo));
   });
   return Ptr;
 }
 
-int32_t dataDelete(void *Handle, void *TgtPtr) noexcept {
+int32_t dataDelete(void *Handle, void *TgtPtr, __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
+  const char *Call = AsyncInfo ? "data_delete_async" : "data_delete";
   if (!maySkipChecks(D, TgtPtr != nullptr)) [[unlikely]]
-    return checked(D, "data_delete", [&] { return D.dataDelete(TgtPtr, nullptr); });
-  return reportFailures(D.plugin(), "data_delete", [&] {
+    return checked(D, Call, [&] { return D.dataDelete(TgtPtr, AsyncInfo); });
+  return reportFailures(D.plugin(), Call, [&] {
     bool Cached = false;
-    return D.deleteUnchecked("data_delete", TgtPtr, nullptr, &Cached);
+    return D.deleteUnchecked(Call, TgtPtr, AsyncInfo, &Cached);
   });
 }
 

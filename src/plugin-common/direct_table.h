@@ -23,8 +23,10 @@ inline bool maySkipChecks(const GenericDevice &D, bool ArgumentsPass) {
 
 // Never inlined: a device's own functions call them on their rare paths,
 // which must not weigh on their fast ones.
-[[gnu::noinline]] void *dataAlloc(void *Device, int64_t Size, void *HostPtr, int32_t Kind) noexcept;
-[[gnu::noinline]] int32_t dataDelete(void *Device, void *TgtPtr) noexcept;
+[[gnu::noinline]] void *dataAlloc(void *Device, int64_t Size, void *HostPtr, int32_t Kind,
+                                  __tgt_async_info *AsyncInfo) noexcept;
+[[gnu::noinline]] int32_t dataDelete(void *Device, void *TgtPtr,
+                                     __tgt_async_info *AsyncInfo) noexcept;
 [[gnu::noinline]] int32_t dataSubmit(void *Device, void *TgtPtr, void *HstPtr, int64_t Size,
                                      __tgt_async_info *AsyncInfo) noexcept;
 [[gnu::noinline]] int32_t dataRetrieve(void *Device, void *HstPtr, void *TgtPtr, int64_t Size,

@@ -37,14 +37,14 @@ Status GenericDevice::init() {
   auto Events =
       static_cast<size_t>(env::getInt("LIBOMPTARGET_NUM_INITIAL_EVENTS",
                                       static_cast<int64_t>(defaultInitialEvents()), 0, 1024));
-  // Devices with stream-ordered allocation reuse memory in stream order
-  // themselves; a cache shared by all streams would break that order.
-  auto Threshold =
-      hasAsyncAllocation()
-          ? 0
-          : static_cast<size_t>(env::getInt("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD",
-                                            static_cast<int64_t>(MemoryManager::kDefaultThreshold),
-                                            0, static_cast<int64_t>(MemoryManager::kMaxThreshold)));
+  // The cache stays in front of a stream-ordered allocator too: a block
+  // released on a queue comes back to it only after that queue's
+  // synchronize (queue_releases.h), so its next owner on any queue never
+  // overlaps the work of its last one.
+  auto Threshold = static_cast<size_t>(
+      env::getInt("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD",
+                  static_cast<int64_t>(MemoryManager::kDefaultThreshold), 0,
+                  static_cast<int64_t>(MemoryManager::kMaxThreshold)));
   MemoryManager_.setThreshold(Threshold);
   SharedQueue_ = sharedQueue();
   if (SharedQueue_) Queues = 0;  // every construct uses the shared queue: no pool queues
@@ -67,6 +67,9 @@ Status GenericDevice::deinit() {
       if (AI->Queue) Note(synchronize(AI.get()));
     AsyncInfos_.clear();
   }
+  // Releases kept for queues that were never synchronized (their work is
+  // done: the device is going), then the cache.
+  Note(releaseDeferred(nullptr));
   Note(QueuePool_.deinit());
   Note(EventPool_.deinit());
   Note(MemoryManager_.deinit());
@@ -178,17 +181,22 @@ Status GenericDevice::synchronize(__tgt_async_info *AsyncInfo) {
     AsyncInfo->Queue = nullptr;
     if (Status S = synchronizeImpl(Queue); !S)
       return makeError("synchronize: device %d: %s", DeviceId_, S.error().message().c_str());
-    return {};
+    return {};  // nothing is kept for the shared queue (deleteUnchecked)
   }
   if (!QueuePool_.isInUse(Queue))
     return makeError("synchronize: device %d: queue %p does not belong to this device", DeviceId_,
                      Queue);
   Status S = synchronizeImpl(Queue);
+  // The queue's work is over, done or failed: memory released on it may be
+  // reused now (before the queue goes back: its next owner's releases are
+  // its own).
+  Status Released = releaseDeferred(Queue);
   // The queue goes back to the pool even on failure: the caller's
   // AsyncInfo must end up empty (the core checks Queue == nullptr).
   AsyncInfo->Queue = nullptr;
   Status R = QueuePool_.giveBack(Queue);
   if (!S) return makeError("synchronize: device %d: %s", DeviceId_, S.error().message().c_str());
+  if (!Released) return Released;
   return R;
 }
 

@@ -57,6 +57,7 @@
 #include "omptarget/abi.h"
 #include "omptarget/plugin_abi.h"
 #include "pinned_map.h"
+#include "queue_releases.h"
 #include "resource_pool.h"
 
 namespace omptarget::plugin {
@@ -250,10 +251,15 @@ class GenericDevice : private HostPinner {
   [[gnu::noinline]] Expected<void *> allocFromDevice(const char *Call, size_t Size, void *HostPtr,
                                                      abi::TargetAllocKind Kind,
                                                      __tgt_async_info *AsyncInfo);
-  [[gnu::noinline]] Status freeToDevice(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
-                                        bool *Cached);
+  [[gnu::noinline]] Status freeToDevice(const char *Call, void *TgtPtr, bool *Cached);
+  // A release on Queue (not the shared queue): in the queue's order, by the
+  // device's driver or at the queue's synchronize (queue_releases.h).
+  [[gnu::noinline]] Status releaseOnQueue(const char *Call, void *TgtPtr, void *Queue,
+                                          bool *Cached);
+  // The releases kept for Queue (every queue's when null), done now.
+  Status releaseDeferred(void *Queue);
   [[gnu::cold, gnu::noinline]] Error allocFailed(const char *Call, size_t Size,
-                                                 abi::TargetAllocKind Kind, Error Why) const;
+                                                 abi::TargetAllocKind Kind, Error Why);
   [[gnu::cold, gnu::noinline]] Error freeFailed(const char *Call, void *TgtPtr, Error Why) const;
   // record_event / wait_event with an event not from the pool or a null
   // AsyncInfo.
@@ -296,14 +302,29 @@ class GenericDevice : private HostPinner {
 
   virtual Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) = 0;
   virtual Status freeImpl(void *TgtPtr) = 0;
-  // Stream-ordered variants; by default synchronous.
+  // Stream-ordered allocation and release, used only when
+  // hasAsyncAllocation() is true: allocAsyncImpl's memory may be used by
+  // work queued on Queue after it (and by other queues once ordered after
+  // that point, e.g. through an event); freeAsyncImpl's memory is not reused
+  // before the work queued on Queue before it is done. freeAsyncImpl gets
+  // only pointers of the default kind that this device allocated (through
+  // allocImpl or allocAsyncImpl) and that are not blocks of the memory
+  // manager. Without stream-ordered allocation the generic layer allocates
+  // synchronously and keeps a release on a queue until that queue's
+  // synchronize (queue_releases.h).
   virtual Expected<void *> allocAsyncImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind,
                                           void * /*Queue*/) {
     return allocImpl(Size, HostPtr, Kind);
   }
   virtual Status freeAsyncImpl(void *TgtPtr, void * /*Queue*/) { return freeImpl(TgtPtr); }
-  // Whether data_alloc_async/data_delete_async need a queue at all.
   virtual bool hasAsyncAllocation() const { return false; }
+  // Out of memory: gives memory that the device's own allocator keeps for
+  // reuse (a driver memory pool) back to the driver, after the memory
+  // manager released its cache and before the allocation is retried.
+  virtual void trimAllocationPoolImpl() {}
+  // Free device memory in bytes for an allocation failure's message, or
+  // nullopt when unknown.
+  virtual std::optional<uint64_t> freeMemoryBytesImpl() { return std::nullopt; }
 
   virtual Expected<void *> createQueueImpl() = 0;
   virtual Status destroyQueueImpl(void *Queue) = 0;
@@ -373,6 +394,7 @@ class GenericDevice : private HostPinner {
   std::atomic<const KernelTable *> Kernels_{nullptr};             // the current version (no lock)
 
   MemoryManager MemoryManager_;  // locks itself
+  QueueReleases QueueReleases_;  // locks itself; drained by synchronize
   PinnedMap Pinned_;             // locks itself; pins through this device's hooks
 
   // HostPinner, for Pinned_.

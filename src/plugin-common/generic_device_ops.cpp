@@ -63,8 +63,7 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
   return Ptr;
 }
 
-// A cached block first (the cache takes only synchronous default-kind
-// sizes: its threshold is 0 on devices with stream-ordered allocation).
+// A cached block first: it is valid at once, for every queue.
 Expected<void *> GenericDevice::allocUnchecked(const char *Call, size_t Size, void *HostPtr,
                                                abi::TargetAllocKind Kind,
                                                __tgt_async_info *AsyncInfo) {
@@ -73,18 +72,22 @@ Expected<void *> GenericDevice::allocUnchecked(const char *Call, size_t Size, vo
   return allocFromDevice(Call, Size, HostPtr, Kind, AsyncInfo);
 }
 
+// The memory manager's sizes come from its backend (synchronous); other
+// default-kind sizes on a queue from the device's stream-ordered allocator
+// when it has one; everything else synchronously. Each retries once after
+// releasing the cache (and the device's pool) when the device is full.
 Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, void *HostPtr,
                                                 abi::TargetAllocKind Kind,
                                                 __tgt_async_info *AsyncInfo) {
   Expected<void *> Ptr = [&]() -> Expected<void *> {
-    if (AsyncInfo && hasAsyncAllocation()) {
+    if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size))
+      return MemoryManager_.allocate(Size);
+    if (AsyncInfo && Kind == abi::kAllocDefault && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
       if (!Q) return Q.takeError();
       return MemoryManager_.retryAfterReleasing(
           [&] { return allocAsyncImpl(Size, HostPtr, Kind, *Q); });
     }
-    if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size))
-      return MemoryManager_.allocate(Size);
     return MemoryManager_.retryAfterReleasing([&] { return allocImpl(Size, HostPtr, Kind); });
   }();
   if (!Ptr) return allocFailed(Call, Size, Kind, Ptr.takeError());
@@ -94,10 +97,13 @@ Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, v
 }
 
 Error GenericDevice::allocFailed(const char *Call, size_t Size, abi::TargetAllocKind Kind,
-                                 Error Why) const {
+                                 Error Why) {
+  std::string Free;
+  if (std::optional<uint64_t> Bytes = freeMemoryBytesImpl())
+    Free = formatString(" (the device has %" PRIu64 " bytes free)", *Bytes);
   return opError(Call, DeviceId_,
-                 formatString("cannot allocate %zu bytes (kind %d): %s", Size,
-                              static_cast<int>(Kind), Why.message().c_str()));
+                 formatString("cannot allocate %zu bytes (kind %d)%s: %s", Size,
+                              static_cast<int>(Kind), Free.c_str(), Why.message().c_str()));
 }
 
 // ---- delete ----
@@ -113,19 +119,49 @@ Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
   return S;
 }
 
-// A live block of the cache goes back to it first; freeToDevice says what
-// any other pointer is (a double free, or not the cache's: the device frees it).
+// A release on a queue that may still have work: in the queue's order
+// (releaseOnQueue). Otherwise a live block of the cache goes back to it
+// first; freeToDevice says what any other pointer is (a double free, or not
+// the cache's: the device frees it).
 Status GenericDevice::deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
                                       bool *Cached) {
+  if (AsyncInfo && AsyncInfo->Queue && AsyncInfo->Queue != SharedQueue_) [[unlikely]]
+    return releaseOnQueue(Call, TgtPtr, AsyncInfo->Queue, Cached);
   if (MemoryManager_.threshold() != 0 && MemoryManager_.tryKeep(TgtPtr)) [[likely]] {
     *Cached = true;
     return {};
   }
-  return freeToDevice(Call, TgtPtr, AsyncInfo, Cached);
+  return freeToDevice(Call, TgtPtr, Cached);
 }
 
-Status GenericDevice::freeToDevice(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
-                                   bool *Cached) {
+// The device's driver orders the release itself only for memory of its own
+// allocator; a block of the cache (whose next owner may be on any queue),
+// and any pointer of a device without stream-ordered release, waits for
+// the queue's synchronize instead.
+Status GenericDevice::releaseOnQueue(const char *Call, void *TgtPtr, void *Queue, bool *Cached) {
+  if (hasAsyncAllocation() && !MemoryManager_.owns(TgtPtr) && !Pinned_.contains(TgtPtr, 1)) {
+    if (Status S = freeAsyncImpl(TgtPtr, Queue); !S) return freeFailed(Call, TgtPtr, S.takeError());
+    return {};
+  }
+  QueueReleases_.defer(Queue, TgtPtr);
+  *Cached = MemoryManager_.threshold() != 0 && MemoryManager_.owns(TgtPtr);
+  return {};
+}
+
+// After Queue's work is done (or failed: nothing of it runs any more), the
+// releases kept for it happen as synchronous deletes would; a failure is
+// reported (the pointer was bad: a double free) and does not stop the rest.
+Status GenericDevice::releaseDeferred(void *Queue) {
+  Status Result;
+  QueueReleases_.releaseFor(Queue, [&](void *P) {
+    bool Cached = false;
+    Status S = deleteUnchecked("data_delete_async", P, nullptr, &Cached);
+    if (!S && Result) Result = std::move(S);
+  });
+  return Result;
+}
+
+Status GenericDevice::freeToDevice(const char *Call, void *TgtPtr, bool *Cached) {
   if (MemoryManager_.threshold() != 0) {
     Expected<bool> Kept = MemoryManager_.deallocate(TgtPtr);
     if (!Kept) return freeFailed(Call, TgtPtr, Kept.takeError());
@@ -136,15 +172,7 @@ Status GenericDevice::freeToDevice(const char *Call, void *TgtPtr, __tgt_async_i
   }
   // Pinned host memory leaves the pinned map before it is freed.
   Pinned_.removeAllocation(TgtPtr);
-  Status S = [&]() -> Status {
-    if (AsyncInfo && hasAsyncAllocation()) {
-      Expected<void *> Q = queueOf(*AsyncInfo);
-      if (!Q) return Q.takeError();
-      return freeAsyncImpl(TgtPtr, *Q);
-    }
-    return freeImpl(TgtPtr);
-  }();
-  if (!S) return freeFailed(Call, TgtPtr, S.takeError());
+  if (Status S = freeImpl(TgtPtr); !S) return freeFailed(Call, TgtPtr, S.takeError());
   return {};
 }
 

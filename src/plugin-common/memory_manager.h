@@ -111,6 +111,12 @@ class MemoryManager {
     return true;
   }
 
+  // Whether Ptr is one of the cache's blocks, handed out or cached.
+  bool owns(void *Ptr) const {
+    ScopedLock Lock(Mutex_);
+    return Index_.find(Ptr) != FlatIndex<void *>::kNone;
+  }
+
   // Runs Alloc(); when it fails and the cache held blocks, gives them back to
   // the device and runs Alloc() once more.
   template <typename FnT>

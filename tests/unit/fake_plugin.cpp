@@ -8,6 +8,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "map_ops.h"
@@ -50,6 +51,9 @@ struct State {
   uint64_t FailAllocAt = 0, FailSubmitAt = 0, FailRetrieveAt = 0, FailLaunchAt = 0;
   uint64_t FailSyncAt = 0;  // Nth synchronize of a real queue: its ops never run
   std::map<void *, size_t> Live;
+  // Allocated on a queue that has not reached the allocation yet, and
+  // released on a queue that has not reached the release yet.
+  std::set<void *> NotYetAllocated, BeingReleased;
   std::vector<void *> ImageBuffers;
   std::deque<std::vector<__tgt_offload_entry>> Tables;
   std::deque<__tgt_target_table> TableHeads;
@@ -85,6 +89,8 @@ EventState ES;
 // a different allocation), kGlobalSerial for an image global, 0 for none.
 // Requires S.Mu.
 constexpr uint64_t kGlobalSerial = ~uint64_t(0);
+// Memory whose allocation its queue has not reached: never valid to touch.
+constexpr uint64_t kNotYetAllocated = ~uint64_t(0) - 1;
 uint64_t allocationOf(const void *P, int64_t Size) {
   auto *B = static_cast<const char *>(P);
   auto It = ES.Serial.upper_bound(const_cast<void *>(P));
@@ -94,7 +100,7 @@ uint64_t allocationOf(const void *P, int64_t Size) {
     auto Found = S.Live.find(It->first);
     if (Found != S.Live.end() && B >= Start &&
         B + std::max<int64_t>(Size, 1) <= Start + std::max<size_t>(Found->second, 1))
-      return It->second;
+      return S.NotYetAllocated.count(It->first) ? kNotYetAllocated : It->second;
   }
   for (const auto &Table : S.Tables)
     for (const __tgt_offload_entry &G : Table) {
@@ -190,7 +196,8 @@ QueuedOp copyOp(void *Dst, const void *Src, int64_t Size, const void *Dev) {
     delay();
     {
       std::lock_guard<std::mutex> L(S.Mu);
-      if (Alloc && allocationOf(Dev, Size) != Alloc) {
+      uint64_t Now = allocationOf(Dev, Size);
+      if ((Alloc && Now != Alloc) || Now == kNotYetAllocated) {
         ++ES.Count.StaleAccesses;
         return;
       }
@@ -253,17 +260,65 @@ void *dataAlloc(int32_t, int64_t Size, void *, int32_t) {
   ES.Serial[P] = ES.NextSerial++;
   return P;
 }
+// Frees P (live); requires S.Mu.
+void freeLocked(void *P) {
+  S.Live.erase(P);
+  ES.Serial.erase(P);
+  S.NotYetAllocated.erase(P);
+  S.BeingReleased.erase(P);
+  std::free(P);
+}
+
 int32_t dataDelete(int32_t, void *P) {
   std::lock_guard<std::mutex> L(S.Mu);
   ++S.Count.Delete;
   auto It = S.Live.find(P);
-  if (It == S.Live.end()) return FAIL;  // double free or foreign pointer
+  // A double free, a foreign pointer, or memory a queue is releasing.
+  if (It == S.Live.end() || S.BeingReleased.count(P)) return FAIL;
   OpRecord Rec{OpKind::Delete, 0, P, nullptr, -1};
   S.Issued.push_back(Rec);
   S.Executed.push_back(Rec);
-  S.Live.erase(It);
-  ES.Serial.erase(P);
-  std::free(P);
+  freeLocked(P);
+  return OK;
+}
+
+int32_t dataAllocAsync(int32_t Id, int64_t Size, void *H, int32_t K, void **Out,
+                       __tgt_async_info *Async) {
+  if (!Async || !Out) return FAIL;
+  void *P = dataAlloc(Id, Size, H, K);
+  *Out = P;
+  if (!P) return FAIL;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    ++S.Count.AllocAsync;
+    if (S.Cfg.Kind != Personality::CompletesSync) S.NotYetAllocated.insert(P);
+  }
+  enqueue(Async, {OpKind::Alloc, 0, P, nullptr, -1}, [P](const OpRecord &Rec) {
+    {
+      std::lock_guard<std::mutex> L(S.Mu);
+      S.NotYetAllocated.erase(P);
+    }
+    logExecuted(Rec);
+  });
+  return OK;
+}
+
+int32_t dataDeleteAsync(int32_t, void *P, __tgt_async_info *Async) {
+  if (!Async) return FAIL;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    ++S.Count.Delete;
+    ++S.Count.DeleteAsync;
+    if (!S.Live.count(P) || S.BeingReleased.count(P)) return FAIL;
+    S.BeingReleased.insert(P);
+  }
+  enqueue(Async, {OpKind::Delete, 0, P, nullptr, -1}, [P](const OpRecord &Rec) {
+    {
+      std::lock_guard<std::mutex> L(S.Mu);
+      freeLocked(P);
+    }
+    logExecuted(Rec);
+  });
   return OK;
 }
 
@@ -318,8 +373,10 @@ int32_t launch(int32_t Id, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t
   enqueue(Async, Issued, [Fn, Args = R.Args, Allocs](const OpRecord &Rec) {
     auto Check = [&] {
       std::lock_guard<std::mutex> L(S.Mu);
-      for (size_t I = 0; I < Args.size(); ++I)
-        if (Allocs[I] && allocationOf(Args[I], 1) != Allocs[I]) return false;
+      for (size_t I = 0; I < Args.size(); ++I) {
+        uint64_t Now = allocationOf(Args[I], 1);
+        if ((Allocs[I] && Now != Allocs[I]) || Now == kNotYetAllocated) return false;
+      }
       return true;
     };
     bool Ok = Check();
@@ -365,13 +422,15 @@ int32_t directDevice(int32_t Id, uint32_t Version, __tgt_direct_device *T) {
   }
   if (Refused || Version != OMPTARGET_DIRECT_DEVICE_VERSION) return FAIL;
   T->Device = reinterpret_cast<void *>(static_cast<intptr_t>(Id) + 1);
-  T->data_alloc = [](void *D, int64_t Size, void *H, int32_t K) {
+  T->data_alloc = [](void *D, int64_t Size, void *H, int32_t K, __tgt_async_info *Q) -> void * {
     countDirect();
-    return dataAlloc(directId(D), Size, H, K);
+    if (!Q) return dataAlloc(directId(D), Size, H, K);
+    void *P = nullptr;
+    return dataAllocAsync(directId(D), Size, H, K, &P, Q) == OK ? P : nullptr;
   };
-  T->data_delete = [](void *D, void *P) {
+  T->data_delete = [](void *D, void *P, __tgt_async_info *Q) {
     countDirect();
-    return dataDelete(directId(D), P);
+    return Q ? dataDeleteAsync(directId(D), P, Q) : dataDelete(directId(D), P);
   };
   T->data_submit_async = [](void *D, void *Tgt, void *Hst, int64_t Size, __tgt_async_info *Q) {
     countDirect();
@@ -501,6 +560,8 @@ void reset(const Config &C) {
   for (auto &[P, Size] : S.Live) std::free(P);
   for (void *P : S.ImageBuffers) std::free(P);
   S.Live.clear();
+  S.NotYetAllocated.clear();
+  S.BeingReleased.clear();
   S.ImageBuffers.clear();
   S.Tables.clear();
   S.TableHeads.clear();
@@ -551,6 +612,15 @@ std::unique_ptr<Plugin> makePlugin() {
     F.run_target_team_region_async = runTeamRegionAsync;
     F.synchronize = synchronize;
     F.accept_deferred_retrieves = acceptDeferredRetrieves;
+    bool Ordered;
+    {
+      std::lock_guard<std::mutex> L(S.Mu);
+      Ordered = S.Cfg.QueueOrderedAllocation;
+    }
+    if (Ordered) {
+      F.data_alloc_async = dataAllocAsync;
+      F.data_delete_async = dataDeleteAsync;
+    }
   }
   if (Kind == Personality::CompletesSync)
     F.completes_synchronously = [](int32_t) -> int32_t { return 1; };

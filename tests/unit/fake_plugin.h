@@ -84,10 +84,19 @@ struct Config {
   bool Direct = false;
   // With Direct: direct_device answers OFFLOAD_FAIL.
   bool DirectRefused = false;
+  // With a personality that has asynchronous entries: data_alloc_async and
+  // data_delete_async too (the direct table has them whenever it exists).
+  // An allocation on a queue becomes usable when the queue reaches it, a
+  // release on a queue frees the memory when the queue reaches it; work
+  // that touches memory before its allocation was reached counts as a stale
+  // access, as does work that runs after the memory was freed.
+  bool QueueOrderedAllocation = false;
 };
 
 struct Counters {
-  uint64_t Alloc = 0, Delete = 0, Submit = 0, Retrieve = 0, Launch = 0, Synchronize = 0,
+  uint64_t Alloc = 0, Delete = 0,
+           AllocAsync = 0, DeleteAsync = 0,  // of Alloc and Delete: those given a queue
+           Submit = 0, Retrieve = 0, Launch = 0, Synchronize = 0,
            InitDevice = 0, LoadBinary = 0, AsyncCalls = 0, AcceptDeferredRetrieves = 0,
            QueueSyncs = 0,  // synchronize calls on a queue that had work
       Direct = 0;           // calls through the direct table
@@ -131,7 +140,7 @@ void *region(int K);
 // The operation log. Queue 0 is "no queue" (a synchronous entry); other
 // queues are numbered from 1 as the fake creates them (a pooled queue keeps
 // its number; the shared queue of CompletesSync is kSharedQueue).
-enum class OpKind { Submit, Retrieve, Launch, Record, Wait, Delete };
+enum class OpKind { Submit, Retrieve, Launch, Record, Wait, Delete, Alloc };
 constexpr uint64_t kSharedQueue = ~uint64_t(0);
 struct OpRecord {
   OpKind Kind;

@@ -428,7 +428,8 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
   EXPECT_EQ(Table.data_alloc, &direct::dataAlloc);
 
   int Src = 9, Dst = 0;
-  void *Tgt = Table.data_alloc(Dev.get(), sizeof(int), nullptr, omptarget::abi::kAllocDefault);
+  void *Tgt =
+      Table.data_alloc(Dev.get(), sizeof(int), nullptr, omptarget::abi::kAllocDefault, nullptr);
   ASSERT_NE(Tgt, nullptr);
   __tgt_async_info A{};
   ASSERT_EQ(Table.data_submit_async(Dev.get(), Tgt, &Src, sizeof(int), &A), Ok);
@@ -447,7 +448,7 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
   EXPECT_NE(Err.find("run_target_region: device 0: "), std::string::npos) << Err;
   EXPECT_NE(Err.find("is not a kernel loaded on this device"), std::string::npos) << Err;
   ASSERT_TRUE(Dev->synchronize(&A));
-  EXPECT_EQ(Table.data_delete(Dev.get(), Tgt), Ok);
+  EXPECT_EQ(Table.data_delete(Dev.get(), Tgt, nullptr), Ok);
 }
 
 TEST_F(PluginAsyncDevice, AsyncModeKeepsTheGenericDirectTable) {

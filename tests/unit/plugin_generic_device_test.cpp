@@ -324,16 +324,16 @@ TEST_F(PluginGenericDevice, DirectTableDoesWhatTheCheckedMethodsDo) {
   EXPECT_EQ(AI.Queue, nullptr);
 
   // Allocation through the memory manager; a second free is reported.
-  void *P = direct::dataAlloc(Dev, 8, nullptr, omptarget::abi::kAllocDefault);
+  void *P = direct::dataAlloc(Dev, 8, nullptr, omptarget::abi::kAllocDefault, nullptr);
   ASSERT_NE(P, nullptr);
-  EXPECT_EQ(direct::dataDelete(Dev, P), Ok);
+  EXPECT_EQ(direct::dataDelete(Dev, P, nullptr), Ok);
   testing::internal::CaptureStderr();
-  EXPECT_EQ(direct::dataDelete(Dev, P), Fail);
-  EXPECT_EQ(direct::dataAlloc(Dev, -8, nullptr, omptarget::abi::kAllocDefault), nullptr);
+  EXPECT_EQ(direct::dataDelete(Dev, P, nullptr), Fail);
+  EXPECT_EQ(direct::dataAlloc(Dev, -8, nullptr, omptarget::abi::kAllocDefault, nullptr), nullptr);
   Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find("data_delete: device 0: cannot free"), std::string::npos) << Err;
   EXPECT_NE(Err.find("data_alloc: device 0: negative size -8"), std::string::npos) << Err;
-  EXPECT_EQ(direct::dataDelete(Dev, nullptr), Ok);  // like free(NULL)
+  EXPECT_EQ(direct::dataDelete(Dev, nullptr, nullptr), Ok);  // like free(NULL)
 
   // Launches: a loaded kernel runs; anything else is named and refused.
   static int Kernel, Global;
