@@ -153,7 +153,11 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
     const bool Settled = !Async.hasQueue() || D.completesSynchronously();
     const bool From = Type & kMapFrom;
     using DropWhen = FindRequest::DropWhen;
-    if (!Settled || (From && (Type & kMapAlways)))
+    if (D.ordersAllocationOnQueue() && !(From && (Type & kMapAlways)))
+      // The last reference's copy back and release go on the queue.
+      Req.When = Settled ? DropWhen::LastReleasedOnQueueOthersNow
+                         : DropWhen::LastReleasedOnQueueOthersAfterSync;
+    else if (!Settled || (From && (Type & kMapAlways)))
       Req.When = DropWhen::AfterSync;
     else if (!From)
       Req.When = DropWhen::Now;
@@ -182,6 +186,20 @@ Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
       continue;  // OpenMP 5.1: a list item that is not present is ignored on exit.
     }
     bool Copied = false;
+    if (Found.Leaving.Tgt) {
+      // Its last reference went: the copy back, then the release, on the
+      // construct's queue (one synchronize at the end of the construct).
+      if (From) {
+        if (Status S = copyToHost(D, HstBegin, Found.TgtPtr, Size, Req.Name, Async); !S) {
+          // Never dropped unseen: the entry stays, with its last reference.
+          keepLeavingEntry(D, Found.Leaving, Async);
+          return S;
+        }
+        Copied = true;
+      }
+      if (Status S = releaseOnQueue(D, Found.Leaving, Copied, Async); !S) return S;
+      continue;
+    }
     if (From && (Found.IsLast || (Type & kMapAlways)) && !Found.IsHostPtr && !Found.Dropped) {
       if (Status S = copyToHost(D, HstBegin, Found.TgtPtr, Size, Req.Name, Async); !S) return S;
       Copied = true;

@@ -35,15 +35,36 @@ Status recordEntryEvent(Device &D, MapEntry &E, __tgt_async_info *Queue) REQUIRE
   return Status::success();
 }
 
-// Rule 3: after issuing a copy into E on Async's queue, holding
+// Rule 4's wait, with TransferMutex held: orders Async's later work after
+// every fill of E in flight (none: nothing to do).
+Status orderAfterFills(Device &D, MapEntry &E, AsyncInfo &Async) REQUIRES(E.TransferMutex) {
+  if (E.FillsInFlight.load(std::memory_order_acquire) == 0) return Status::success();
+  if (D.copyPolicy() == CopyPolicy::RecordWhenNeeded) {
+    // Recorded now on the latest filler's queue: after its fill (issued
+    // before TransferMutex was released), perhaps after later work of that
+    // queue too, which only makes the wait longer. The queue may already be
+    // back in its pool; it persists, so the record is still valid.
+    __tgt_async_info Issuer;
+    Issuer.Queue = E.CopyQueue;
+    if (!Issuer.Queue) return Status::success();
+    if (Status S = recordEntryEvent(D, E, &Issuer); !S) return S;
+  }
+  if (!E.Event) return Status::success();
+  if (D.plugin().fn().wait_event(D.pluginDeviceId(), E.Event, Async.raw()) != kOffloadSuccess)
+    return makeError("device %d: waiting for the copy of host " OMPT_PTR_FMT " failed", D.id(),
+                     E.HstBegin);
+  return Status::success();
+}
+
+// Rule 3: after issuing a fill of E on Async's queue, holding
 // E.TransferMutex.
-Status makeCopyWaitable(Device &D, MapEntry &E, AsyncInfo &Async) REQUIRES(E.TransferMutex) {
+Status makeFillWaitable(Device &D, MapEntry &E, AsyncInfo &Async) REQUIRES(E.TransferMutex) {
   switch (D.copyPolicy()) {
     case CopyPolicy::Immediate: return Status::success();
     case CopyPolicy::FinishUnderEntryLock: return D.synchronize(*Async.raw());
     case CopyPolicy::RecordWhenNeeded:
       // Nothing to record unless someone reuses the entry before Async's
-      // synchronize (waitForEntryData records then, on this queue).
+      // synchronize (orderAfterFills records then, on this queue).
       E.CopyQueue = Async.queue();
       break;
     case CopyPolicy::RecordEvent:
@@ -52,15 +73,36 @@ Status makeCopyWaitable(Device &D, MapEntry &E, AsyncInfo &Async) REQUIRES(E.Tra
   }
   // The construct holds a reference to E until after its synchronization;
   // this runs before any release it schedules, a failure rollback included.
-  E.CopyInFlight.store(true, std::memory_order_release);
+  E.FillsInFlight.fetch_add(1, std::memory_order_release);
   Async.whenQueueDone([&E] {
-    E.CopyInFlight.store(false, std::memory_order_release);
+    E.FillsInFlight.fetch_sub(1, std::memory_order_release);
     return Status::success();
   });
   return Status::success();
 }
 
+// After a fill failed: whatever was queued must finish before the storage
+// can go (the caller drops its reference and may free the entry).
+void drainAfterFailedFill(Device &D, AsyncInfo &Async) {
+  if (Status Drain = D.synchronize(*Async.raw()); !Drain)
+    debug::error("%s", Drain.error().message().c_str());
+}
+
 }  // namespace
+
+Status publishAllocation(Device &D, MapEntry &E, TableLock &Lock,
+                         AsyncInfo &Async) NO_THREAD_SAFETY_ANALYSIS {
+  UniqueLock EntryLock(E.TransferMutex);
+  E.TransferBusy.store(true, std::memory_order_relaxed);
+  Lock.unlock();
+  Status Published = makeFillWaitable(D, E, Async);
+  E.TransferBusy.store(false, std::memory_order_release);
+  if (!Published) {
+    EntryLock.unlock();
+    drainAfterFailedFill(D, Async);
+  }
+  return Published;
+}
 
 Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C,
                      AsyncInfo &Async) NO_THREAD_SAFETY_ANALYSIS {
@@ -75,14 +117,13 @@ Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C
   UniqueLock EntryLock(E.TransferMutex);
   E.TransferBusy.store(true, std::memory_order_relaxed);
   Lock.unlock();
-  Status Copied = submitReported(D, C, Async);
-  if (Copied) Copied = makeCopyWaitable(D, E, Async);
+  Status Copied = orderAfterFills(D, E, Async);
+  if (Copied) Copied = submitReported(D, C, Async);
+  if (Copied) Copied = makeFillWaitable(D, E, Async);
   E.TransferBusy.store(false, std::memory_order_release);
   if (!Copied) {
     EntryLock.unlock();
-    // Whatever was queued must finish before the storage can go.
-    if (Status Drain = D.synchronize(*Async.raw()); !Drain)
-      debug::error("%s", Drain.error().message().c_str());
+    drainAfterFailedFill(D, Async);
   }
   return Copied;
 }
@@ -90,26 +131,11 @@ Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C
 Status waitForEntryData(Device &D, MapEntry &E, TableLock &Lock,
                         AsyncInfo &Async) NO_THREAD_SAFETY_ANALYSIS {
   bool Busy = E.TransferBusy.load(std::memory_order_acquire) ||
-              E.CopyInFlight.load(std::memory_order_acquire);
+              E.FillsInFlight.load(std::memory_order_acquire) != 0;
   Lock.unlock();
   if (!Busy) return Status::success();
   ScopedLock Wait(E.TransferMutex);
-  if (!E.CopyInFlight.load(std::memory_order_acquire)) return Status::success();
-  if (D.copyPolicy() == CopyPolicy::RecordWhenNeeded) {
-    // Recorded now on the issuing queue: after the copy (issued before
-    // TransferMutex was released), perhaps after later work of that queue
-    // too, which only makes the wait longer. The queue may already be back
-    // in its pool; it persists, so the record is still valid.
-    __tgt_async_info Issuer;
-    Issuer.Queue = E.CopyQueue;
-    if (!Issuer.Queue) return Status::success();
-    if (Status S = recordEntryEvent(D, E, &Issuer); !S) return S;
-  }
-  if (!E.Event) return Status::success();
-  if (D.plugin().fn().wait_event(D.pluginDeviceId(), E.Event, Async.raw()) != kOffloadSuccess)
-    return makeError("device %d: waiting for the copy of host " OMPT_PTR_FMT " failed", D.id(),
-                     E.HstBegin);
-  return Status::success();
+  return orderAfterFills(D, E, Async);
 }
 
 Status copyBackLeavingEntry(Device &D, const MapEntry &E, void *HstBegin, int64_t Size,

@@ -1,20 +1,26 @@
-// The entry-event protocol: how data copied into a mapping entry becomes
-// visible to the other constructs that find the entry, and how data leaves an
-// entry whose last reference goes. Every copy that fills or empties a mapping
-// entry goes through this file; mapHostRange and findMapping (map_ops.h)
-// decide the OpenMP side (which entry, which reference counts, whether to
-// copy at all) and call it.
+// The entry-event protocol: how the storage and the data of a mapping entry
+// become visible to the other constructs that find the entry, and how data
+// leaves an entry whose last reference goes. Every fill of a mapping entry
+// (its allocation on a construct's queue, a copy into it) and every copy
+// out of a leaving entry goes through this file; mapHostRange and
+// findMapping (map_ops.h) decide the OpenMP side (which entry, which
+// reference counts, whether to copy at all) and call it.
 //
 // The rules, for each device's copy policy (CopyPolicy, device.h, decided
 // once at device initialization):
 //
 // 1. An entry is in the table, and can be found by other threads, from the
-//    moment it is inserted: before its data has arrived.
-// 2. The thread that copies into an entry (a new entry, or `always`) issues
-//    the copy holding the entry's TransferMutex, with TransferBusy set; it
-//    takes TransferMutex before it releases the table lock, so no other
-//    thread can find the entry in between without seeing TransferBusy.
-// 3. Before releasing TransferMutex it makes the copy waitable:
+//    moment it is inserted: before its memory (when the device allocates on
+//    the construct's queue, Device::ordersAllocationOnQueue) and its data
+//    are there.
+// 2. The thread that fills an entry (a new entry allocated on its queue, a
+//    copy into a new entry or an `always` copy) issues the fill holding the
+//    entry's TransferMutex, with TransferBusy set; it takes TransferMutex
+//    before it releases the table lock, so no other thread can find the
+//    entry in between without seeing TransferBusy.
+// 3. A fill is ordered after every earlier fill still in flight: while
+//    FillsInFlight is non-zero the filler first makes its queue wait for
+//    the entry's event (rule 4's wait). It then makes its fill waitable:
 //    - Immediate: the copy is complete already. Moreover a copy of at most
 //      kSyncCopyUnderTableLockBytes is done under the table lock itself (no
 //      other thread can find the entry before the data is there: no entry
@@ -23,20 +29,33 @@
 //    - RecordWhenNeeded: remembers the issuing queue in E.CopyQueue; a
 //      waiter records the event there later (the queue persists).
 //    - FinishUnderEntryLock: synchronizes the issuing queue.
-//    and, for the two event policies, sets CopyInFlight until the issuing
-//    construct's queue is done (an AsyncInfo whenQueueDone action).
-// 4. A thread that finds an entry it does not copy into, and sees
-//    TransferBusy or CopyInFlight, releases the table lock, takes
-//    TransferMutex (once free, the copy has at least been issued and made
-//    waitable) and, while CopyInFlight, makes its own queue wait for the
-//    entry's event. Seeing neither flag, it needs no lock and no wait.
-// 5. A copy back from an entry whose last reference goes is complete before
-//    the entry leaves the table (copyBackLeavingEntry), so nobody can map
-//    the range anew and read host memory before the data is back.
+//    and, for the two event policies, counts itself in FillsInFlight until
+//    the issuing construct's queue is done (an AsyncInfo whenQueueDone
+//    action takes it back).
+//    So the entry's event means exactly one thing: the end of every fill
+//    in flight (the latest one, which each fill re-records after ordering
+//    itself behind the earlier ones). Once FillsInFlight is zero it means
+//    nothing and nobody waits for it: an event recorded for an allocation
+//    is never taken for the end of a later copy, because that copy records
+//    it anew, under TransferMutex, before anyone can see the copy counted.
+// 4. A thread that finds an entry it does not fill, and sees TransferBusy
+//    or a fill in flight, releases the table lock, takes TransferMutex
+//    (once free, every fill so far has at least been issued and made
+//    waitable) and, while FillsInFlight is non-zero, makes its own queue
+//    wait for the entry's event. Seeing neither, it needs no lock and no
+//    wait.
+// 5. An entry whose last reference goes leaves the table at once, and
+//    - on a device that orders allocation on the queue, its copy back and
+//      the release of its memory are queued on the construct's queue, which
+//      synchronizes once at the end (the construct owns the storage alone:
+//      nobody can find it any more; a construct that maps the same host
+//      range anew meanwhile is not ordered with this one by the program);
+//    - otherwise its copy back is complete before it leaves the table
+//      (copyBackLeavingEntry) and its memory is freed after that.
 //
 // Locks: the table lock (MappingTable::Mutex) before an entry's
 // TransferMutex, never the reverse. E.Event and E.CopyQueue are guarded by
-// TransferMutex; the two flags are atomics, read without it.
+// TransferMutex; TransferBusy and FillsInFlight are atomics, read without it.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +86,12 @@ struct EntryCopy {
   int64_t Size = 0;
   map_var_info_t Name = nullptr;  // for the LIBOMPTARGET_INFO line
 };
+
+// Rules 2 and 3 for a new entry whose memory was allocated on Async's queue
+// and that gets no copy (map(alloc:), map(from:)): publishes the allocation
+// as the entry's fill. Called with Lock (the table lock) held; returns with
+// it released.
+Status publishAllocation(Device &D, MapEntry &E, TableLock &Lock, AsyncInfo &Async);
 
 // Copies C into E on Async's queue by rules 2 and 3. Called with Lock (the
 // table lock) held; returns with it released. On failure nothing of the copy

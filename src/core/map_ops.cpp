@@ -1,6 +1,8 @@
 #include "map_ops.h"
 
 #include <cinttypes>
+#include <utility>
+#include <vector>
 
 #include "debug.h"
 #include "entry_copies.h"
@@ -111,7 +113,7 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     reportMissingPresent(Begin, Req.Size);
     return makeError("'present' map type modifier");
   } else if (Req.Size) {
-    auto Tgt = D.allocate(Req.Size, Req.HstBegin, abi::kAllocDefault);
+    auto Tgt = D.allocate(Req.Size, Req.HstBegin, abi::kAllocDefault, &Async);
     if (!Tgt) return Tgt.takeError();
     MapEntry &E = T.insert(reinterpret_cast<uintptr_t>(Req.HstBase), Begin, Begin + Req.Size,
                            reinterpret_cast<uintptr_t>(*Tgt), Req.Hold, Req.Name);
@@ -130,8 +132,12 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
   // copy that filled the entry, if it may still be in flight.
   MapEntry &E = *Result.Entry;
   if (!Req.To || !(Result.IsNew || Req.Always)) {
-    if (Status Waited = waitForEntryData(D, E, Lock, Async); !Waited) {
-      if (Req.UpdateRef) undoReference(D, Req);
+    // A new entry allocated on the queue is filled by its allocation.
+    Status Waited = Created && D.ordersAllocationOnQueue() && Async.hasQueue()
+                        ? publishAllocation(D, E, Lock, Async)
+                        : waitForEntryData(D, E, Lock, Async);
+    if (!Waited) {
+      if (Created || Req.UpdateRef) undoReference(D, Req);
       return Waited.takeError();
     }
     return Result;
@@ -156,27 +162,30 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
 }
 
 namespace {
-// What is left to do, outside the table lock, for an entry unlinked from the
-// table: forget the shadow pointers inside it, give back its event and its
-// device memory.
-struct Removal {
-  void *Tgt = nullptr;
-  void *Event = nullptr;
-  uintptr_t HstBegin = 0, HstEnd = 0;
-  bool HostLocked = false;
-};
+using Removal = LeavingEntry;
 
-// E's count reached zero (T.Mutex held): unlink it.
-Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) REQUIRES(T.Mutex) {
+void reportRemoval(Device &D, const MapEntry &E) {
   if (info::enabled(abi::kInfoMappingChanged))
     info::print(D.id(),
                 "Removing map entry with HstPtrBegin=" OMPT_PTR_FMT ", TgtPtrBegin=" OMPT_PTR_FMT
                 ", Size=%" PRId64 ", Name=%s",
                 E.HstBegin, E.TgtBegin, E.size(), nameOf(E.Name).c_str());
+}
+
+// E's count reached zero (T.Mutex held): unlink it.
+Removal unlinkLocked(Device &D, MappingTable &T, MapEntry &E) REQUIRES(T.Mutex) {
+  reportRemoval(D, E);
   Removal R{reinterpret_cast<void *>(E.TgtBegin), E.eventOfUnreferenced(), E.HstBegin, E.HstEnd,
             E.HostLocked};
   T.erase(E);
   return R;
+}
+
+// The entry's copies are done: its locked host range may be unpinned.
+void unlockLeavingHost(Device &D, const Removal &R) {
+  if (R.HostLocked)
+    if (Status S = D.unlockHost(reinterpret_cast<void *>(R.HstBegin)); !S)
+      debug::warning("%s; the host memory stays locked", S.error().message().c_str());
 }
 
 Status finishRemoval(Device &D, const Removal &R) {
@@ -185,10 +194,7 @@ Status finishRemoval(Device &D, const Removal &R) {
   if (T.hasShadows())
     T.forEachShadow(R.HstBegin, R.HstEnd, true, [](void **, const ShadowPointer &) {});
   destroyEntryEvent(D, R.Event);
-  // The entry's copies are done: its locked host range may be unpinned.
-  if (R.HostLocked)
-    if (Status S = D.unlockHost(reinterpret_cast<void *>(R.HstBegin)); !S)
-      debug::warning("%s; the host memory stays locked", S.error().message().c_str());
+  unlockLeavingHost(D, R);
   return D.freeMemory(R.Tgt);
 }
 
@@ -199,8 +205,15 @@ bool dropsNow(FindRequest::DropWhen When, bool IsLast) {
     case FindRequest::DropWhen::Now: return true;
     case FindRequest::DropWhen::NowUnlessLast: return !IsLast;
     case FindRequest::DropWhen::NowCopyingBackIfLast: return true;
+    case FindRequest::DropWhen::LastReleasedOnQueueOthersNow: return true;
+    case FindRequest::DropWhen::LastReleasedOnQueueOthersAfterSync: return IsLast;
   }
   return false;
+}
+
+bool releasesOnQueue(FindRequest::DropWhen When) {
+  return When == FindRequest::DropWhen::LastReleasedOnQueueOthersNow ||
+         When == FindRequest::DropWhen::LastReleasedOnQueueOthersAfterSync;
 }
 
 // The messages stay LLVM 14's: a surviving entry is "decremented", the last
@@ -268,7 +281,21 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
         if (Drop) {
           E.dropRef(Req.Hold, Req.ForceDelete);
           Result.Dropped = true;
-          if (E.totalRef() == 0) Removed = unlinkLocked(D, T, E);
+          if (E.totalRef() == 0) {
+            if (releasesOnQueue(Req.When)) {
+              // (Reported by releaseOnQueue: after the copy back's line.)
+              Result.Leaving = Removal{reinterpret_cast<void *>(E.TgtBegin),
+                                       E.eventOfUnreferenced(),
+                                       E.HstBegin,
+                                       E.HstEnd,
+                                       E.HostLocked,
+                                       &E,
+                                       Req.Hold};
+              T.unlink(E);
+            } else {
+              Removed = unlinkLocked(D, T, E);
+            }
+          }
         }
       }
     } else if (D.unifiedSharedMemory()) {
@@ -284,6 +311,50 @@ FoundPointer findMapping(Device &D, const FindRequest &Req) {
     }
   }
   return Result;
+}
+
+Status releaseOnQueue(Device &D, const LeavingEntry &L, bool Copied, AsyncInfo &Async) {
+  reportRemoval(D, *L.Entry);
+  Status Freed = D.freeMemory(L.Tgt, &Async);
+  // The shadow pointers inside the storage leave the table with it, after
+  // the synchronize: the copies back queued into the range (this entry's,
+  // and its members' issued before it) have landed, and the post-sync
+  // actions registered for them (restoreShadows) have run. A copy back of
+  // this entry's own puts the host values back first.
+  if (D.mappings().hasShadows())
+    Async.afterSync([&D, Begin = L.HstBegin, End = L.HstEnd, Copied] {
+      D.mappings().forEachShadow(Begin, End, true, [Copied](void **HstAddr, const ShadowPointer &S) {
+        if (Copied) *HstAddr = S.HstPtrValue;
+      });
+      return Status::success();
+    });
+  Async.afterSync([&D, Entry = L.Entry, Event = L.Event, HstBegin = L.HstBegin,
+                   HostLocked = L.HostLocked] {
+    destroyEntryEvent(D, Event);
+    unlockLeavingHost(D, Removal{nullptr, nullptr, HstBegin, 0, HostLocked});
+    MappingTable &Table = D.mappings();
+    ScopedLock Lock(Table.Mutex);
+    Table.destroyUnlinked(*Entry);
+    return Status::success();
+  });
+  return Freed;
+}
+
+bool keepLeavingEntry(Device &D, const LeavingEntry &L, AsyncInfo &Async) {
+  {
+    MappingTable &T = D.mappings();
+    ScopedLock Lock(T.Mutex);
+    if (T.relink(*L.Entry)) {
+      L.Entry->incRef(L.Hold);
+      return true;
+    }
+  }
+  debug::error("device %d: the device copy of host " OMPT_PTR_FMT
+               " could not be copied back, and the range was mapped anew meanwhile: it is "
+               "released",
+               D.id(), L.HstBegin);
+  (void)releaseOnQueue(D, L, false, Async);
+  return false;
 }
 
 Status dropUnusedReference(Device &D, void *HstBegin, int64_t Size, bool Hold) {

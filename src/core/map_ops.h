@@ -44,6 +44,21 @@ struct MappedPointer {
 // getTargetPointer: on failure the error says why (present, extension, OOM).
 Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo &Async);
 
+// An entry whose last reference went and that left the table, with what is
+// left to do for it outside the table lock: forget the shadow pointers
+// inside it, give back its event, unlock its host range, free its memory.
+struct LeavingEntry {
+  void *Tgt = nullptr;  // null: no entry left
+  void *Event = nullptr;
+  uintptr_t HstBegin = 0, HstEnd = 0;
+  bool HostLocked = false;
+  // With a release on the queue: the entry itself, out of the table but
+  // alive until the construct's synchronize (its queue-done actions refer to
+  // it), and the reference it had.
+  MapEntry *Entry = nullptr;
+  bool Hold = false;
+};
+
 struct FoundPointer {
   void *TgtPtr = nullptr;
   bool IsLast = false;
@@ -52,6 +67,9 @@ struct FoundPointer {
   bool DropError = false;   // and freeing the entry it removed failed (reported)
   bool CopiedBack = false;  // NowCopyingBackIfLast copied: the data is back
   bool CopyError = false;   // that copy failed (reported): nothing was dropped
+  // With LastReleasedOnQueue*: the entry, when this was its last reference;
+  // the caller queues its copy back and releaseOnQueue.
+  LeavingEntry Leaving;
 };
 
 struct FindRequest {
@@ -77,6 +95,13 @@ struct FindRequest {
     // on CopyBackOn (an AsyncInfo of an Immediate device: a short memcpy),
     // and the entry removed.
     NowCopyingBackIfLast,
+    // On a device that orders allocation on the queue: the last reference
+    // is dropped now and the entry leaves the table (Leaving; its copy back
+    // and release go on the construct's queue); any other reference is
+    // dropped now (...OthersNow: the construct has queued nothing yet) or
+    // after the synchronize (...OthersAfterSync).
+    LastReleasedOnQueueOthersNow,
+    LastReleasedOnQueueOthersAfterSync,
   };
   DropWhen When = DropWhen::AfterSync;
   AsyncInfo *CopyBackOn = nullptr;  // with NowCopyingBackIfLast
@@ -97,6 +122,18 @@ struct DropRequest {
   bool CopyBackIfLast = false;  // `from`: copy back if this drop frees the entry
   bool AlreadyCopied = false;   // the construct already issued that copy
 };
+
+// The rest of an entry's removal after findMapping returned it as Leaving
+// (and its copy back, if any, was queued: Copied): the release of its
+// memory on Async's queue, then, after the synchronize, the host pointers
+// the copy overwrote put back (shadow pointers, taken out of the table now),
+// the event given back and the host range unlocked.
+Status releaseOnQueue(Device &D, const LeavingEntry &L, bool Copied, AsyncInfo &Async);
+// Instead of releaseOnQueue when the copy back could not be issued: the
+// entry goes back into the table with its last reference (its data is never
+// dropped unseen; a later exit can retry). False when its range was mapped
+// anew meanwhile: then it is released (releaseOnQueue) and the data is lost.
+bool keepLeavingEntry(Device &D, const LeavingEntry &L, AsyncInfo &Async);
 
 // Drops one reference of the entry holding [HstBegin, +Size) (run after the
 // construct synchronized); at zero the entry goes: copy back if asked and not

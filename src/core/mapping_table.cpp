@@ -89,9 +89,20 @@ MapEntry &MappingTable::insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, u
 }
 
 void MappingTable::erase(MapEntry &Entry) {
+  unlink(Entry);
+  Entries_.destroy(Entry);
+}
+
+void MappingTable::unlink(MapEntry &Entry) {
   ByBegin_.erase(Entry.HstBegin);
   ByRange_.erase(Entry.HstBegin);
-  Entries_.destroy(Entry);
+}
+
+bool MappingTable::relink(MapEntry &Entry) {
+  if (lookup(Entry.HstBegin, Entry.size()).found()) return false;
+  if (!ByRange_.insert(Entry.HstBegin, &Entry)) return false;
+  ByBegin_.insert(Entry.HstBegin, &Entry);
+  return true;
 }
 
 void MappingTable::forEach(const std::function<void(const MapEntry &)> &Visit) const {

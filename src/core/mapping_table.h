@@ -58,23 +58,25 @@ struct MapEntry {
   // Its host range was locked for the entry's lifetime
   // (LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS); unlocked when it is removed.
   bool HostLocked = false;
-  // Held while the entry's initial H2D copy is being issued (see header comment).
+  // Held while a fill of the entry (its allocation on a queue, a H2D copy)
+  // is being issued (see entry_copies.h).
   FutexMutex TransferMutex;
-  // Plugin event ordered after the entry's last H2D copy (null: none yet /
-  // no events). Destroyed with the entry.
+  // Plugin event ordered after the entry's latest fill (null: none yet /
+  // no events); it means that only while FillsInFlight is non-zero.
+  // Destroyed with the entry.
   void *Event GUARDED_BY(TransferMutex) = nullptr;
-  // The queue that issued the entry's last H2D copy, for plugins whose queues
+  // The queue that issued the entry's latest fill, for plugins whose queues
   // persist: Event is then recorded on it only when a reusing construct
   // needs it.
   void *CopyQueue GUARDED_BY(TransferMutex) = nullptr;
-  // The two flags are atomics, read without TransferMutex (that is their
-  // point). True from issuing the copy (with its Event recorded, or CopyQueue set)
-  // until the issuing construct synchronized: only then must a reusing
-  // construct wait for it.
-  std::atomic<bool> CopyInFlight{false};
-  // True while a thread issues a copy into the entry (set under the table
-  // lock, cleared before TransferMutex is released): a reuser that sees both
-  // flags false needs neither the lock nor a wait.
+  // Read without TransferMutex (that is their point). FillsInFlight: the
+  // fills issued by constructs that have not synchronized yet (each
+  // construct takes its own back when its queue is done): while non-zero a
+  // reusing construct waits for Event.
+  std::atomic<uint32_t> FillsInFlight{0};
+  // True while a thread issues a fill (set under the table lock, cleared
+  // before TransferMutex is released): a reuser that sees it false and no
+  // fill in flight needs neither the lock nor a wait.
   std::atomic<bool> TransferBusy{false};
 
   int64_t size() const { return static_cast<int64_t>(HstEnd - HstBegin); }
@@ -137,6 +139,13 @@ class MappingTable {
   MapEntry &insert(uintptr_t Base, uintptr_t Begin, uintptr_t End, uintptr_t Tgt, bool Hold,
                    map_var_info_t Name, bool Infinite = false) REQUIRES(Mutex);
   void erase(MapEntry &Entry) REQUIRES(Mutex);
+  // erase() in two steps, for an entry whose construct still refers to it
+  // until its synchronize: unlink takes it out of the table (nobody finds
+  // it), destroyUnlinked gives its storage back. relink puts an unlinked
+  // entry back when its range is still free (false: it is not).
+  void unlink(MapEntry &Entry) REQUIRES(Mutex);
+  bool relink(MapEntry &Entry) REQUIRES(Mutex);
+  void destroyUnlinked(MapEntry &Entry) REQUIRES(Mutex) { Entries_.destroy(Entry); }
   size_t size() const REQUIRES(Mutex) { return ByRange_.size(); }
   // Visit entries in address order (for dumps and teardown).
   void forEach(const std::function<void(const MapEntry &)> &Visit) const REQUIRES(Mutex);

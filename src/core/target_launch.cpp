@@ -47,7 +47,7 @@ class PrivateArguments {
       Pending_.push_back({ArgSlot, Offset});
       return Status::success();
     }
-    auto Tgt = D_.allocate(Size, HstBegin, kAllocDefault);
+    auto Tgt = D_.allocate(Size, HstBegin, kAllocDefault, &Async_);
     if (!Tgt) return Tgt.takeError();
     Owned_.push_back(*Tgt);
     Direct_.push_back({ArgSlot, *Tgt});
@@ -57,7 +57,8 @@ class PrivateArguments {
   Status finalize(SmallArray<void *, kInlineArgs> &KernelArgs) {
     for (auto &[Slot, Ptr] : Direct_) KernelArgs[Slot] = Ptr;
     if (Pending_.empty()) return Status::success();
-    auto Tgt = D_.allocate(static_cast<int64_t>(Packed_.size()), Packed_.data(), kAllocDefault);
+    auto Tgt = D_.allocate(static_cast<int64_t>(Packed_.size()), Packed_.data(), kAllocDefault,
+                           &Async_);
     if (!Tgt) return Tgt.takeError();
     Owned_.push_back(*Tgt);
     for (auto &[Slot, Offset] : Pending_) KernelArgs[Slot] = static_cast<char *>(*Tgt) + Offset;
@@ -74,10 +75,13 @@ class PrivateArguments {
     return nullptr;
   }
 
+  // On the construct's queue before its synchronize when the device orders
+  // releases there (after the launch that uses them), else after it.
   Status freeDeviceCopies() {
     Status Result;
+    AsyncInfo *Queue = D_.ordersAllocationOnQueue() ? &Async_ : nullptr;
     for (void *Ptr : Owned_)
-      if (Status S = D_.freeMemory(Ptr); !S && Result) Result = std::move(S);
+      if (Status S = D_.freeMemory(Ptr, Queue); !S && Result) Result = std::move(S);
     Owned_.clear();
     return Result;
   }
@@ -157,10 +161,14 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   SmallArray<ptrdiff_t, kInlineArgs> Offsets(NumArgs);
   SmallArray<void *, kInlineArgs> TgtBegins;
   TgtBegins.assign(NumArgs, nullptr);
-  // Every exit synchronizes once, then frees the private copies.
+  // Every exit frees the private copies (on the queue, or after the
+  // synchronize when the device cannot order releases there) and
+  // synchronizes once.
   auto Finish = [&](Status S) -> Status {
+    Status Freed = Status::success();
+    if (Privates && D.ordersAllocationOnQueue()) Freed = Privates->freeDeviceCopies();
     Status Sync = Async.synchronize();
-    Status Freed = Privates ? Privates->freeDeviceCopies() : Status::success();
+    if (Privates && !D.ordersAllocationOnQueue()) Freed = Privates->freeDeviceCopies();
     if (!S) return S;
     return !Sync ? std::move(Sync) : std::move(Freed);
   };

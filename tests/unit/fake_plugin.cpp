@@ -89,8 +89,7 @@ EventState ES;
 // a different allocation), kGlobalSerial for an image global, 0 for none.
 // Requires S.Mu.
 constexpr uint64_t kGlobalSerial = ~uint64_t(0);
-// Memory whose allocation its queue has not reached: never valid to touch.
-constexpr uint64_t kNotYetAllocated = ~uint64_t(0) - 1;
+
 uint64_t allocationOf(const void *P, int64_t Size) {
   auto *B = static_cast<const char *>(P);
   auto It = ES.Serial.upper_bound(const_cast<void *>(P));
@@ -100,7 +99,7 @@ uint64_t allocationOf(const void *P, int64_t Size) {
     auto Found = S.Live.find(It->first);
     if (Found != S.Live.end() && B >= Start &&
         B + std::max<int64_t>(Size, 1) <= Start + std::max<size_t>(Found->second, 1))
-      return S.NotYetAllocated.count(It->first) ? kNotYetAllocated : It->second;
+      return It->second;
   }
   for (const auto &Table : S.Tables)
     for (const __tgt_offload_entry &G : Table) {
@@ -108,6 +107,18 @@ uint64_t allocationOf(const void *P, int64_t Size) {
       if (G.size && B >= Start && B + Size <= Start + G.size) return kGlobalSerial;
     }
   return 0;
+}
+
+// Whether P lies in memory whose allocation its queue has not reached yet
+// (never valid to touch). Requires S.Mu.
+bool notYetAllocated(const void *P) {
+  if (S.NotYetAllocated.empty()) return false;
+  auto It = S.NotYetAllocated.upper_bound(const_cast<void *>(P));
+  if (It == S.NotYetAllocated.begin()) return false;
+  --It;
+  auto Found = S.Live.find(*It);
+  return Found != S.Live.end() &&
+         static_cast<const char *>(P) < static_cast<const char *>(*It) + std::max<size_t>(Found->second, 1);
 }
 
 void delay() {
@@ -196,8 +207,7 @@ QueuedOp copyOp(void *Dst, const void *Src, int64_t Size, const void *Dev) {
     delay();
     {
       std::lock_guard<std::mutex> L(S.Mu);
-      uint64_t Now = allocationOf(Dev, Size);
-      if ((Alloc && Now != Alloc) || Now == kNotYetAllocated) {
+      if ((Alloc && allocationOf(Dev, Size) != Alloc) || notYetAllocated(Dev)) {
         ++ES.Count.StaleAccesses;
         return;
       }
@@ -374,8 +384,8 @@ int32_t launch(int32_t Id, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t
     auto Check = [&] {
       std::lock_guard<std::mutex> L(S.Mu);
       for (size_t I = 0; I < Args.size(); ++I) {
-        uint64_t Now = allocationOf(Args[I], 1);
-        if ((Allocs[I] && Now != Allocs[I]) || Now == kNotYetAllocated) return false;
+        if ((Allocs[I] && allocationOf(Args[I], 1) != Allocs[I]) || notYetAllocated(Args[I]))
+          return false;
       }
       return true;
     };
