@@ -20,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -229,6 +230,31 @@ TEST_P(QueueOrderedAllocTest, FailedCopyBackKeepsTheEntry) {
   EXPECT_EQ(entry(A.data()).Dyn, 1u);
   ASSERT_TRUE(end({map(A.data(), kBytes, FROM)}));
   EXPECT_EQ(A[0], 10);
+  EXPECT_EQ(tableSize(), 0u);
+}
+
+// An allocation that fails after an earlier one of the same construct was
+// queued: the construct fails with one message naming the size and the
+// device, the queued allocation is released (no half-made mapping), and the
+// next construct works.
+TEST_P(QueueOrderedAllocTest, FailedAllocationLeavesNothingBehind) {
+  std::vector<int> A = pattern(6), B = pattern(7);
+  fake::failAlloc(2);
+  testing::internal::CaptureStderr();
+  Status S = target(0, {map(A.data(), kBytes, TO | FROM | PARAM),
+                        map(B.data(), kBytes, TO | FROM | PARAM)});
+  testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(S);
+  std::string Err = S.error().message();
+  EXPECT_NE(Err.find("could not allocate " + std::to_string(kBytes) + " bytes"), std::string::npos)
+      << Err;
+  EXPECT_NE(Err.find("device 0"), std::string::npos) << Err;
+  EXPECT_EQ(tableSize(), 0u) << "a mapping of the failed construct was left behind";
+  EXPECT_EQ(fake::liveAllocations(), 0u) << "the allocation queued before the failure leaked";
+  EXPECT_EQ(fake::counters().Launch, 0u);
+  EXPECT_EQ(A, pattern(6)) << "host data changed by a failed construct";
+  ASSERT_TRUE(target(0, {map(A.data(), kBytes, TO | FROM | PARAM),
+                         map(B.data(), kBytes, TO | FROM | PARAM)}));
   EXPECT_EQ(tableSize(), 0u);
 }
 
