@@ -10,10 +10,10 @@
 // reported as one. The checks (FileCheck; CMakeLists.txt runs them with a
 // 256 MiB device and, but for REGIONSQ, a 300 MiB allocation):
 //
-// With the memory pool (prefix REGIONS): six blocks grown in the first iteration and
-// reused by the next three; the failing allocation trims the pool, is retried
-// once and reported with the device's free memory; the last region grows
-// six blocks again.
+// With the memory pool (prefix REGIONS): six blocks grown in the first
+// iteration and reused by the next three; the failing allocation trims the
+// pool, is retried once and reported with the device's free memory; the last
+// region grows six blocks again.
 // REGIONS: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 314572800 bytes (kind 3) (the device has 268435456 bytes free): {{.*}}cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
 // REGIONS: omp_target_alloc(314572800): null
 // REGIONS-NEXT: pool regions: ok
@@ -21,13 +21,15 @@
 // REGIONS-DAG: api stats: cuMemPoolTrimTo 1 {{[0-9]}}
 // REGIONS-DAG: fake cuda pool 0 (device 0): 32 allocations, 18 reused, 12 grown, 1 trims
 //
-// Prefix REGIONSQ: mappings allocated and released on the construct's stream: no
-// context synchronize (the synchronous release's wait) at all.
+// With prefix REGIONSQ, the mappings allocated and released on the
+// construct's stream: no context synchronize (the synchronous release's wait)
+// at all.
 // REGIONSQ: pool regions: ok
 // REGIONSQ-DAG: api stats: cuMemAllocFromPoolAsync 24 {{[0-9]}}
 // REGIONSQ-DAG: api stats: cuMemFreeAsync 24 {{[0-9]}}
 //
-// Without the pool (prefix REGIONSNP): cuMemAlloc, and no retry (nothing to give back).
+// Without the pool (prefix REGIONSNP): cuMemAlloc, and no retry (nothing to
+// give back).
 // REGIONSNP: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 314572800 bytes (kind 3) (the device has 268435456 bytes free): {{.*}}cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
 // REGIONSNP: omp_target_alloc(314572800): null
 // REGIONSNP-NEXT: pool regions: ok
