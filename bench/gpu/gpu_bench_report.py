@@ -5,7 +5,10 @@ Input: the results file, one line per figure:
   side=SIDE round=R case=NAME value=V unit=U [key=value...]
   side=SIDE round=R case=NAME error=WHY | skipped=WHY
 Sides: raw, ours, llvm, devrtl (ours, the program built with our device runtime),
-ours-bpsmN (case e with OMPTARGET_CUDA_BLOCKS_PER_SM=N).
+ours-bpsmN (case e with OMPTARGET_CUDA_BLOCKS_PER_SM=N), ours-nomm (case h_alloc
+with LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0), ours-poolq (case h_alloc with
+OMPTARGET_CUDA_MEMORY_POOL=2: synchronous allocations by cuMemAlloc),
+ours-nopool (case h_map with OMPTARGET_CUDA_MEMORY_POOL=0).
 
 Per side and case the best round is kept (min for times, max for rates: noise
 only makes a run slower); spread = (max - min) / min over the rounds.
@@ -24,10 +27,12 @@ under them.
 
 The device allocation cases (h_*) get a third table: us per
 omp_target_alloc + omp_target_free pair per size against raw cuMemAlloc +
-cuMemFree (sync) and cuMemAllocFromPoolAsync + cuMemFreeAsync (pool), with
-ours/raw-pool = cost(ours) / cost(raw pool); and us per region of the map
-loop against the same operations on raw CUDA from a pool and with
-cuMemAlloc / cuMemFree, with ours/raw-pool and LLVM/ours.
+cuMemFree (sync) and cuMemAllocFromPoolAsync + cuMemFreeAsync (pool), ours
+also without the memory manager and with synchronous allocations by
+cuMemAlloc, with ours/raw-pool = cost(ours) / cost(raw pool); and us per
+region of the map loops (to/from and all tofrom) against the same operations
+on raw CUDA from a pool and with cuMemAlloc / cuMemFree, ours also without the
+memory pool, with ours/raw-pool and LLVM/ours.
 """
 import sys
 from collections import defaultdict
@@ -156,12 +161,15 @@ def locked_tables(vals, units, extras, skips, best, cost, spread, summaries):
 
 
 ALLOC_SIZES = (("1k", "1 KiB"), ("64k", "64 KiB"), ("1m", "1 MiB"), ("256m", "256 MiB"))
-MAP_SIZES = (("1m", "1 MiB"), ("64m", "64 MiB"))
+# (case name, row title) of the map loop table
+MAP_CASES = (("h_map_loop_1m", "1 MiB"), ("h_map_loop_64m", "64 MiB"),
+             ("h_map_tofrom_1m", "1M tofrom"), ("h_map_tofrom_64m", "64M tofrom"))
 # (column title, side, case-name suffix) of the two device allocation tables
-ALLOC_COLUMNS = (("raw-sync", "raw", "_sync"), ("raw-pool", "raw", "_pool"), ("ours", "ours", ""),
-                 ("llvm14", "llvm", ""))
+ALLOC_COLUMNS = (("raw-sync", "raw", "_sync"), ("raw-pool", "raw", "_pool"),
+                 ("raw-poolsync", "raw", "_poolsync"), ("ours", "ours", ""),
+                 ("ours-nomm", "ours-nomm", ""), ("ours-poolq", "ours-poolq", ""), ("llvm14", "llvm", ""))
 MAP_COLUMNS = (("raw-pool", "raw", ""), ("raw-sync", "raw", "_sync"), ("ours", "ours", ""),
-               ("ours-devrtl", "devrtl", ""), ("llvm14", "llvm", ""))
+               ("ours-nopool", "ours-nopool", ""), ("ours-devrtl", "devrtl", ""), ("llvm14", "llvm", ""))
 
 
 def allocation_tables(vals, errors, best, cost, spread, summaries):
@@ -187,7 +195,7 @@ def allocation_tables(vals, errors, best, cost, spread, summaries):
 
     rows = [(sz, sz_txt, "h_alloc_free_" + sz) for (sz, sz_txt) in ALLOC_SIZES]
     rows = [r for r in rows if present([(side, r[2] + suffix) for (_, side, suffix) in ALLOC_COLUMNS])]
-    map_rows = [(sz, sz_txt, "h_map_loop_" + sz) for (sz, sz_txt) in MAP_SIZES]
+    map_rows = [(None, txt, base) for (base, txt) in MAP_CASES]
     map_rows = [r for r in map_rows if present([(side, r[2] + suffix) for (_, side, suffix) in MAP_COLUMNS])]
     if not rows and not map_rows:
         return
@@ -198,28 +206,34 @@ def allocation_tables(vals, errors, best, cost, spread, summaries):
         print("alloc + free pair (ours, llvm14: omp_target_alloc + omp_target_free; raw-sync: cuMemAlloc + "
               "cuMemFree;")
         print("raw-pool: cuMemAllocFromPoolAsync + cuMemFreeAsync on one stream, one cuStreamSynchronize per "
-              "batch), memory not touched:")
-        hdr = "%-9s" % "size" + "".join(" %11s" % t for (t, _, _) in ALLOC_COLUMNS) + " %13s %7s" % (
+              "batch;")
+        print("raw-poolsync: the same waited for per pair as our synchronous route (cuStreamSynchronize, "
+              "cuCtxSynchronize);")
+        print("ours-nomm: no memory manager; ours-poolq: synchronous allocations by cuMemAlloc, not the pool), "
+              "memory not touched:")
+        hdr = "%-10s" % "size" + "".join(" %12s" % t for (t, _, _) in ALLOC_COLUMNS) + " %13s %7s" % (
             "ours/raw-pool", "spread")
         print(hdr)
         print("-" * len(hdr))
     for _, sz_txt, base in rows:
         cells = [(side, base + suffix) for (_, side, suffix) in ALLOC_COLUMNS]
         o_p = ratio(cost("ours", base), cost("raw", base + "_pool"))
-        print("%-9s" % sz_txt + "".join(" %11s" % fmt(best(side, c), "us") for (side, c) in cells) +
+        print("%-10s" % sz_txt + "".join(" %12s" % fmt(best(side, c), "us") for (side, c) in cells) +
               " %13s %7s" % (r2(o_p), max_spread(cells)))
-        summaries.append("summary case=%s raw_sync=%s raw_pool=%s ours=%s llvm=%s ours_over_raw_pool=%s" % (
-            base, best("raw", base + "_sync"), best("raw", base + "_pool"), best("ours", base), best("llvm", base),
-            r3(o_p)))
+        summaries.append("summary case=%s raw_sync=%s raw_pool=%s raw_poolsync=%s ours=%s ours_nomm=%s "
+                         "ours_poolq=%s llvm=%s ours_over_raw_pool=%s" % (
+                             base, best("raw", base + "_sync"), best("raw", base + "_pool"),
+                             best("raw", base + "_poolsync"), best("ours", base), best("ours-nomm", base),
+                             best("ours-poolq", base), best("llvm", base), r3(o_p)))
 
     if map_rows:
         if rows:
             print()
-        print("map loop, per region: target teams distribute parallel for, 3 maps (2 to, 1 from) created and "
-              "deleted every time")
+        print("map loop, per region: target teams distribute parallel for, 3 maps (2 to, 1 from; tofrom rows: 3 "
+              "tofrom) created and deleted every time")
         print("(raw: the same driver calls, the 3 buffers from the pool in stream order (raw-pool) or by "
-              "cuMemAlloc/cuMemFree (raw-sync)); LLVM/ours as above:")
-        hdr = "%-9s" % "size" + "".join(" %11s" % t for (t, _, _) in MAP_COLUMNS) + " %13s %9s %7s" % (
+              "cuMemAlloc/cuMemFree (raw-sync); ours-nopool: OMPTARGET_CUDA_MEMORY_POOL=0); LLVM/ours as above:")
+        hdr = "%-10s" % "size" + "".join(" %11s" % t for (t, _, _) in MAP_COLUMNS) + " %13s %9s %7s" % (
             "ours/raw-pool", "LLVM/ours", "spread")
         print(hdr)
         print("-" * len(hdr))
@@ -227,12 +241,12 @@ def allocation_tables(vals, errors, best, cost, spread, summaries):
         cells = [(side, base + suffix) for (_, side, suffix) in MAP_COLUMNS]
         o_p = ratio(cost("ours", base), cost("raw", base))
         l_o = ratio(cost("llvm", base), cost("ours", base))
-        print("%-9s" % sz_txt + "".join(" %11s" % fmt(best(side, c), "us") for (side, c) in cells) +
+        print("%-10s" % sz_txt + "".join(" %11s" % fmt(best(side, c), "us") for (side, c) in cells) +
               " %13s %9s %7s" % (r2(o_p), r2(l_o), max_spread(cells)))
-        summaries.append("summary case=%s raw_pool=%s raw_sync=%s ours=%s devrtl=%s llvm=%s ours_over_raw_pool=%s "
-                         "llvm_over_ours=%s" % (base, best("raw", base), best("raw", base + "_sync"),
-                                                best("ours", base), best("devrtl", base), best("llvm", base),
-                                                r3(o_p), r3(l_o)))
+        summaries.append("summary case=%s raw_pool=%s raw_sync=%s ours=%s ours_nopool=%s devrtl=%s llvm=%s "
+                         "ours_over_raw_pool=%s llvm_over_ours=%s" % (
+                             base, best("raw", base), best("raw", base + "_sync"), best("ours", base),
+                             best("ours-nopool", base), best("devrtl", base), best("llvm", base), r3(o_p), r3(l_o)))
 
 
 def main():

@@ -41,6 +41,9 @@
 //                      / 64 MiB not mapped before: 3 device allocations, 2
 //                      copies in, the kernel, 1 copy out, 3 frees per region
 //                      (`h_map`)                                           us/op
+//   h_map_tofrom_{1m,64m} the same region with map(tofrom: a[0:n], b[0:n],
+//                      c[0:n]): 3 allocations, 3 copies in, the kernel, 3
+//                      copies out, 3 frees per region (`h_map`)            us/op
 //
 // Output (one record a line, key=value):
 //   lib kind=core_symbol|core|plugin|openmp|cuda ...  (see ../bench_common.h)
@@ -684,6 +687,15 @@ static void op_map_loop(void *p) {
     c[i] = a[i] + b[i];
 }
 
+static void op_map_tofrom(void *p) {
+  struct map_args *m = p;
+  float *a = m->a, *b = m->b, *c = m->c;
+  long n = m->n;
+#pragma omp target teams distribute parallel for map(tofrom : a[0:n], b[0:n], c[0:n]) device(g_dev)
+  for (long i = 0; i < n; ++i)
+    c[i] = a[i] + b[i];
+}
+
 static int map_loop_ok(const struct map_args *m) {
   for (long i = 0; i < m->n; ++i)
     if (m->c[i] != m->a[i] + m->b[i]) return 0;
@@ -695,8 +707,11 @@ static int map_loop_ok(const struct map_args *m) {
 // buffers, copies two in, runs, copies one out and frees the three. c is
 // checked (every element) after one region and after the timed ones, with
 // sentinels before each. Smoke: 64 KiB / 1 MiB.
-static int case_h_map(int big) {
-  const char *name = big ? "h_map_loop_64m" : "h_map_loop_1m";
+// h_map_tofrom_{1m,64m} (tofrom): the region maps all three tofrom.
+static int case_h_map(int big, int tofrom) {
+  const char *name = tofrom ? (big ? "h_map_tofrom_64m" : "h_map_tofrom_1m")
+                            : (big ? "h_map_loop_64m" : "h_map_loop_1m");
+  void (*op)(void *) = tofrom ? op_map_tofrom : op_map_loop;
   size_t bytes = g_smoke ? (big ? (size_t)1 << 20 : (size_t)64 << 10) : (big ? (size_t)64 << 20 : (size_t)1 << 20);
   struct map_args m = {malloc(bytes), malloc(bytes), malloc(bytes), (long)(bytes / sizeof(float))};
   if (!m.a || !m.b || !m.c) return fail(name, "malloc-failed");
@@ -705,15 +720,15 @@ static int case_h_map(int big) {
     m.b[i] = 0.5f * (float)(i % 17);
     m.c[i] = -1.0f;
   }
-  op_map_loop(&m);
+  op(&m);
   if (!map_loop_ok(&m)) return fail(name, "wrong-result");
   for (long i = 0; i < m.n; ++i) m.c[i] = -1.0f;
   char extra[48];
   snprintf(extra, sizeof extra, "bytes=%zu", bytes);
   if (big)
-    time_latency_ex(name, op_map_loop, &m, SLOW_WARM, SLOW_MIN_ITERS, extra);
+    time_latency_ex(name, op, &m, SLOW_WARM, SLOW_MIN_ITERS, extra);
   else
-    time_latency_ex(name, op_map_loop, &m, 20, 10, extra);
+    time_latency_ex(name, op, &m, 20, 10, extra);
   int ok = map_loop_ok(&m);
   free(m.a), free(m.b), free(m.c);
   return ok ? 0 : fail(name, "wrong-result-after");
@@ -774,8 +789,10 @@ int main(int argc, char **argv) {
     if (ha || !strcmp(c, "h_alloc_free_64k")) status |= case_h_alloc(1);
     if (ha || !strcmp(c, "h_alloc_free_1m")) status |= case_h_alloc(2);
     if (ha || !strcmp(c, "h_alloc_free_256m")) status |= case_h_alloc(3);
-    if (hm || !strcmp(c, "h_map_loop_1m")) status |= case_h_map(0);
-    if (hm || !strcmp(c, "h_map_loop_64m")) status |= case_h_map(1);
+    if (hm || !strcmp(c, "h_map_loop_1m")) status |= case_h_map(0, 0);
+    if (hm || !strcmp(c, "h_map_loop_64m")) status |= case_h_map(1, 0);
+    if (hm || !strcmp(c, "h_map_tofrom_1m")) status |= case_h_map(0, 1);
+    if (hm || !strcmp(c, "h_map_tofrom_64m")) status |= case_h_map(1, 1);
   }
   return status;
 }

@@ -49,6 +49,10 @@
 //   h_alloc_free_{1k,64k,1m,256m}_pool  cuMemAllocFromPoolAsync +
 //                        cuMemFreeAsync on one stream, one cuStreamSynchronize
 //                        per batch, timed with the batch                      us/pair
+//   h_alloc_free_{1k,64k,1m,256m}_poolsync  the same, synchronous per pair as
+//                        the CUDA plugin's omp_target_alloc + omp_target_free
+//                        through the pool: cuStreamSynchronize after the
+//                        allocation, cuCtxSynchronize before the release      us/pair
 //   h_map_loop_{1m,64m}  omp_gpu_bench.c's map loop in stream order: 3x
 //                        cuMemAllocFromPoolAsync, 2x cuMemcpyHtoDAsync from
 //                        malloc memory, the vector-add kernel,
@@ -56,6 +60,8 @@
 //                        cuStreamSynchronize (`h_map`; a name runs both)      us/op
 //   h_map_loop_{1m,64m}_sync  the same with 3 cuMemAlloc before and 3
 //                        cuMemFree after (the synchronization)                us/op
+//   h_map_tofrom_{1m,64m}[_sync]  omp_gpu_bench.c's tofrom map loop: the same
+//                        with 3 copies in and 3 out (a, b, c)                 us/op
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -688,7 +694,8 @@ void caseHAlloc(int which) {
   static const size_t sizes[4] = {(size_t)1 << 10, (size_t)64 << 10, (size_t)1 << 20, (size_t)256 << 20};
   const size_t bytes = which == 3 && g_smoke ? (size_t)4 << 20 : sizes[which];
   const bool slow = which == 3;
-  const std::string base = std::string("h_alloc_free_") + sz[which], sync = base + "_sync", pool = base + "_pool";
+  const std::string base = std::string("h_alloc_free_") + sz[which], sync = base + "_sync", pool = base + "_pool",
+                    poolsync = base + "_poolsync";
   const std::string extra = "bytes=" + std::to_string(bytes);
   std::string at = sync;  // the case an error is reported under
   try {
@@ -713,6 +720,21 @@ void caseHAlloc(int which) {
         [] { check(cuStreamSynchronize(g_stream), "cuStreamSynchronize"); }, slow ? kSlowWarm : 20,
         slow ? kSlowMinIters : 10, extra + " sync=per-batch");
     trimPool();
+    // What our plugin's synchronous route does per pair: the allocation
+    // waited for, the release after a context synchronize.
+    at = poolsync;
+    timeLatencyEx(
+        poolsync.c_str(),
+        [&] {
+          CUdeviceptr p;
+          check(cuMemAllocFromPoolAsync(&p, bytes, mp, g_stream), "cuMemAllocFromPoolAsync");
+          check(cuStreamSynchronize(g_stream), "cuStreamSynchronize");
+          check(cuCtxSynchronize(), "cuCtxSynchronize");
+          check(cuMemFreeAsync(p, g_stream), "cuMemFreeAsync");
+        },
+        [] { check(cuStreamSynchronize(g_stream), "cuStreamSynchronize"); }, slow ? kSlowWarm : 20,
+        slow ? kSlowMinIters : 10, extra + " sync=per-pair");
+    trimPool();
   } catch (Failure &f) {
     if (f.kase.empty()) f.kase = at;
     throw;
@@ -724,8 +746,10 @@ void caseHAlloc(int which) {
 // cuMemAlloc / cuMemFree (after the synchronization) first, then stream
 // ordered from the pool. c is checked (every element) after one iteration and
 // after the timed ones, with sentinels before each. Smoke: 64 KiB / 1 MiB.
-void caseHMap(bool big) {
-  const std::string name = big ? "h_map_loop_64m" : "h_map_loop_1m", sync = name + "_sync";
+// h_map_tofrom_{1m|64m}[_sync] (tofrom): a, b and c copied in and out.
+void caseHMap(bool big, bool tofrom) {
+  const std::string name = std::string(tofrom ? "h_map_tofrom_" : "h_map_loop_") + (big ? "64m" : "1m"),
+                    sync = name + "_sync";
   const size_t bytes = g_smoke ? (big ? (size_t)1 << 20 : (size_t)64 << 10)
                                : (big ? (size_t)64 << 20 : (size_t)1 << 20);
   long n = (long)(bytes / sizeof(float));
@@ -751,8 +775,13 @@ void caseHMap(bool big) {
     }
     check(cuMemcpyHtoDAsync(A, a, bytes, g_stream), "cuMemcpyHtoDAsync");
     check(cuMemcpyHtoDAsync(B, b, bytes, g_stream), "cuMemcpyHtoDAsync");
+    if (tofrom) check(cuMemcpyHtoDAsync(C, c, bytes, g_stream), "cuMemcpyHtoDAsync");
     void *args[] = {&A, &B, &C, &n};
     launch(f, blocks, 256, args);
+    if (tofrom) {
+      check(cuMemcpyDtoHAsync(a, A, bytes, g_stream), "cuMemcpyDtoHAsync");
+      check(cuMemcpyDtoHAsync(b, B, bytes, g_stream), "cuMemcpyDtoHAsync");
+    }
     check(cuMemcpyDtoHAsync(c, C, bytes, g_stream), "cuMemcpyDtoHAsync");
     if (pooled) {
       check(cuMemFreeAsync(A, g_stream), "cuMemFreeAsync");
@@ -873,8 +902,10 @@ int main(int argc, char **argv) {
         {"h_alloc_free_64k_sync", "h h_alloc h_alloc_free_64k*", [] { caseHAlloc(1); }},
         {"h_alloc_free_1m_sync", "h h_alloc h_alloc_free_1m*", [] { caseHAlloc(2); }},
         {"h_alloc_free_256m_sync", "h h_alloc h_alloc_free_256m*", [] { caseHAlloc(3); }},
-        {"h_map_loop_1m_sync", "h h_map h_map_loop_1m*", [] { caseHMap(false); }},
-        {"h_map_loop_64m_sync", "h h_map h_map_loop_64m*", [] { caseHMap(true); }},
+        {"h_map_loop_1m_sync", "h h_map h_map_loop_1m*", [] { caseHMap(false, false); }},
+        {"h_map_loop_64m_sync", "h h_map h_map_loop_64m*", [] { caseHMap(true, false); }},
+        {"h_map_tofrom_1m_sync", "h h_map h_map_tofrom_1m*", [] { caseHMap(false, true); }},
+        {"h_map_tofrom_64m_sync", "h h_map h_map_tofrom_64m*", [] { caseHMap(true, true); }},
     };
     for (auto &k : cases) {
       if (!all && c != k.name && !selects(c, k.aliases)) continue;

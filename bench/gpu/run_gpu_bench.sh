@@ -29,8 +29,13 @@
 #       device runtime plays no part in them). Case h (device allocation)
 #       runs as two, h_alloc (omp_target_alloc + omp_target_free; raw:
 #       cuMemAlloc + cuMemFree and a stream-ordered pool) on raw, ours and
-#       LLVM 14, and h_map (a loop of regions whose maps are created and
-#       deleted every time) on all four sides.
+#       LLVM 14, and also on ours without the memory manager (side
+#       ours-nomm: LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0) and ours with
+#       synchronous allocations from cuMemAlloc (ours-poolq:
+#       OMPTARGET_CUDA_MEMORY_POOL=2), and h_map (loops of regions whose maps,
+#       3 x 1 MiB or 3 x 64 MiB, to/from or all tofrom, are created and
+#       deleted every time) on all four sides and on ours without the
+#       memory pool (ours-nopool: OMPTARGET_CUDA_MEMORY_POOL=0).
 #       Logs go to $OUT (when set) or OUT_DIR: gpu-bench.log (every output),
 #       gpu-bench-results.txt (one line per figure), gpu-bench-table.txt.
 #
@@ -156,6 +161,9 @@ run_one() {  # DIR SIDE ROUND CASE
     devrtl) bin=$dir/bin/omp_gpu_bench_devrtl; libs=$dir/lib/ours ;;
     llvm) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/llvm:$dir/lib/llvm-deps ;;
     ours-bpsm*) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_BLOCKS_PER_SM=${side#ours-bpsm}" ;;
+    ours-nomm) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0" ;;
+    ours-poolq) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_MEMORY_POOL=2" ;;
+    ours-nopool) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_MEMORY_POOL=0" ;;
     *) die "unknown side $side" ;;
   esac
   local arg=$kase
@@ -247,6 +255,10 @@ run() {
       if [ "$kase" = e ]; then
         for b in $bpsm; do run_one "$dir" "ours-bpsm$b" "$r" e; done
       fi
+      case $kase in
+        h_alloc) run_one "$dir" ours-nomm "$r" h_alloc; run_one "$dir" ours-poolq "$r" h_alloc ;;
+        h_map) run_one "$dir" ours-nopool "$r" h_map ;;
+      esac
     done
     done_rounds=$r; last=$((SECONDS - t_round))
   done
@@ -274,8 +286,8 @@ smoke() {
     echo "$out" | sed "s/^/[$side] /"
     # a b c_d2d d_to d_from e f: 7 figures (the peer copy is skipped), g's
     # pageable ones: 4 copies and the overlap (the locked ones may skip), and
-    # h's 6: 4 alloc + free sizes, 2 map loops
-    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 18 ]; then
+    # h's 8: 4 alloc + free sizes, 4 map loops
+    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 20 ]; then
       echo "smoke $side: FAILED (exit $rc, $ncase figure(s), $nerr error(s))"; status=1
     else
       echo "smoke $side: ok ($ncase figures on the host fallback)"

@@ -9,16 +9,34 @@
 // host-side paths and lets callgrind profile them (tests/fake_cuda/README.md).
 //
 // OMPTARGET_FAKE_CUDA_DEVICES: number of devices (default 1).
+//
+// Device memory: OMPTARGET_FAKE_CUDA_CAPACITY bytes per process (default
+// 16 GiB, also what cuMemGetInfo and cuDeviceTotalMem report), taken by live
+// cuMemAlloc blocks and by what memory pools hold. The stream-ordered
+// allocator is there (CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED is 1) unless
+// OMPTARGET_FAKE_CUDA_MEMORY_POOLS=0; built with OMPTARGET_FAKE_CUDA_NO_POOLS
+// the library lacks its entry points altogether, as a driver older than CUDA
+// 11.2 does. A pool keeps the blocks freed into it (cuMemFreeAsync, which
+// completes at once like every stream operation here) and hands a kept block
+// of at least the requested size to the next allocation; it gives kept blocks
+// back to the capacity at cuMemPoolTrimTo and, down to its release threshold
+// (default 0, as the real driver's), at every stream, event or context
+// synchronize. OMPTARGET_FAKE_CUDA_POOL_STATS=1 prints, at exit, per pool:
+// allocations, how many reused a kept block, blocks taken from the capacity,
+// trims, and the bytes held at the end.
 // Fault injection, for the plugin's error paths:
-//   OMPTARGET_FAKE_CUDA_MEMORY=N        cuMemAlloc of more than N bytes fails
-//                                       with CUDA_ERROR_OUT_OF_MEMORY
-//                                       (default 16 GiB)
+//   OMPTARGET_FAKE_CUDA_MEMORY=N        cuMemAlloc / cuMemAllocFromPoolAsync
+//                                       of more than N bytes fails with
+//                                       CUDA_ERROR_OUT_OF_MEMORY (default
+//                                       16 GiB); so does one beyond the
+//                                       capacity
 //   OMPTARGET_FAKE_CUDA_TRAP_LAUNCH=N   the Nth kernel launch "traps": from
 //                                       then on every stream operation fails
 //                                       with CUDA_ERROR_ILLEGAL_INSTRUCTION,
 //                                       sticky, as a real trap leaves the
 //                                       context
-//   OMPTARGET_FAKE_CUDA_ALLOC_ERROR=N   cuMemAlloc fails with CUresult N
+//   OMPTARGET_FAKE_CUDA_ALLOC_ERROR=N   cuMemAlloc and cuMemAllocFromPoolAsync
+//                                       fail with CUresult N
 //                                       (e.g. 1 CUDA_ERROR_INVALID_VALUE, 4
 //                                       CUDA_ERROR_DEINITIALIZED)
 //   OMPTARGET_FAKE_CUDA_HOST_REGISTER_ERROR=N  cuMemHostRegister fails with
@@ -35,6 +53,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -93,6 +112,68 @@ const auto AllocError = static_cast<CUresult>(envSize("OMPTARGET_FAKE_CUDA_ALLOC
 const auto HostRegisterError =
     static_cast<CUresult>(envSize("OMPTARGET_FAKE_CUDA_HOST_REGISTER_ERROR", 0));
 const bool NoErrorNames = envSize("OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES", 0) != 0;
+const size_t Capacity = envSize("OMPTARGET_FAKE_CUDA_CAPACITY", size_t(1) << 34);
+const bool PoolsSupported = envSize("OMPTARGET_FAKE_CUDA_MEMORY_POOLS", 1) != 0;
+
+// Device memory (Mutex held): every live block by address, and how much of
+// the capacity is taken (live cuMemAlloc blocks plus what pools hold).
+struct FakePool;
+struct DeviceBlock {
+  size_t Size;
+  FakePool *Pool;  // null: cuMemAlloc
+};
+std::map<uintptr_t, DeviceBlock> DeviceBlocks;
+size_t CapacityUsed = 0;
+
+struct FakePool {
+  int Device;
+  std::multimap<size_t, void *> Kept;  // freed blocks by size
+  size_t Held = 0;                     // bytes taken from the capacity
+  size_t InUse = 0;
+  cuuint64_t ReleaseThreshold = 0;
+  int Reuse[3] = {1, 1, 1};  // follow events, opportunistic, internal dependencies
+  bool Destroyed = false;
+  unsigned long long Allocations = 0, Reused = 0, Grown = 0, Trims = 0;
+};
+std::vector<std::unique_ptr<FakePool>> Pools;  // never freed: the handles stay valid
+
+// Gives kept blocks of P back until it holds at most Keep bytes (Mutex held).
+void releaseKept(FakePool &P, size_t Keep) {
+  while (P.Held > Keep && !P.Kept.empty()) {
+    auto Largest = std::prev(P.Kept.end());
+    P.Held -= Largest->first;
+    CapacityUsed -= Largest->first;
+    std::free(Largest->second);
+    P.Kept.erase(Largest);
+  }
+}
+// The pool behind a handle, unless destroyed (Mutex held).
+[[maybe_unused]] FakePool *livePool(CUmemoryPool Pool) {
+  for (auto &P : Pools)
+    if (reinterpret_cast<CUmemoryPool>(P.get()) == Pool) return P->Destroyed ? nullptr : P.get();
+  return nullptr;
+}
+// A stream, event or context synchronize: pools above their threshold
+// release (Mutex not held).
+void releaseAboveThresholds() {
+  std::lock_guard Lock(Mutex);
+  for (auto &P : Pools)
+    if (P->Held > P->ReleaseThreshold) releaseKept(*P, static_cast<size_t>(P->ReleaseThreshold));
+}
+void printPoolStats() {
+  for (size_t I = 0; I < Pools.size(); ++I) {
+    const FakePool &P = *Pools[I];
+    std::fprintf(stderr,
+                 "fake cuda pool %zu (device %d): %llu allocations, %llu reused, %llu grown, "
+                 "%llu trims, %zu bytes held\n",
+                 I, P.Device, P.Allocations, P.Reused, P.Grown, P.Trims, P.Held);
+  }
+}
+const bool PoolStats = [] {
+  if (envSize("OMPTARGET_FAKE_CUDA_POOL_STATS", 0) == 0) return false;
+  std::atexit(printPoolStats);
+  return true;
+}();
 
 struct ErrorText {
   CUresult Code;
@@ -206,6 +287,9 @@ CUresult cuDeviceGetUuid(CUuuid *Uuid, CUdevice D) {
 }
 CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
   switch (A) {
+#ifndef OMPTARGET_FAKE_CUDA_NO_POOLS
+    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: *V = PoolsSupported ? 1 : 0; break;
+#endif
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *V = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *V = 0; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *V = 1024; break;
@@ -217,7 +301,7 @@ CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceTotalMem(size_t *Bytes, CUdevice) {
-  *Bytes = size_t(1) << 34;
+  *Bytes = Capacity;
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceCanAccessPeer(int *Can, CUdevice, CUdevice) {
@@ -293,18 +377,40 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks, CUfunction, in
 }
 
 CUresult cuMemGetInfo(size_t *Free, size_t *Total) {
-  *Free = *Total = size_t(1) << 34;
+  std::lock_guard Lock(Mutex);
+  *Free = Capacity - CapacityUsed;
+  *Total = Capacity;
   return CUDA_SUCCESS;
 }
 CUresult cuMemAlloc(CUdeviceptr *Ptr, size_t Size) {
   if (AllocError != CUDA_SUCCESS) return AllocError;
   if (Size > MemoryLimit) return CUDA_ERROR_OUT_OF_MEMORY;
+  std::lock_guard Lock(Mutex);
+  if (Size > Capacity - CapacityUsed) return CUDA_ERROR_OUT_OF_MEMORY;
   void *P = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
   if (!P) return CUDA_ERROR_OUT_OF_MEMORY;
+  DeviceBlocks[reinterpret_cast<uintptr_t>(P)] = {Size, nullptr};
+  CapacityUsed += Size;
   *Ptr = toDev(P);
   return CUDA_SUCCESS;
 }
+// Pool memory may be freed here too (the real driver allows it, without
+// waiting for anything): back into its pool.
 CUresult cuMemFree(CUdeviceptr Ptr) {
+  std::lock_guard Lock(Mutex);
+  auto It = DeviceBlocks.find(static_cast<uintptr_t>(Ptr));
+  if (It == DeviceBlocks.end()) return CUDA_ERROR_INVALID_VALUE;
+  DeviceBlock B = It->second;
+  DeviceBlocks.erase(It);
+  if (B.Pool) {
+    B.Pool->InUse -= B.Size;
+    if (!B.Pool->Destroyed) {
+      B.Pool->Kept.emplace(B.Size, fromDev(Ptr));
+      return CUDA_SUCCESS;
+    }
+    B.Pool->Held -= B.Size;  // a destroyed pool's last blocks go back
+  }
+  CapacityUsed -= B.Size;
   std::free(fromDev(Ptr));
   return CUDA_SUCCESS;
 }
@@ -394,7 +500,14 @@ CUresult cuStreamDestroy(CUstream S) {
   delete reinterpret_cast<Token *>(S);  // NOLINT: see cuStreamCreate
   return CUDA_SUCCESS;
 }
-CUresult cuStreamSynchronize(CUstream) { return streamStatus(); }
+CUresult cuStreamSynchronize(CUstream) {
+  releaseAboveThresholds();
+  return streamStatus();
+}
+CUresult cuCtxSynchronize() {
+  releaseAboveThresholds();
+  return streamStatus();
+}
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) { return streamStatus(); }
 CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                         CUstream, void **, void **) {
@@ -413,6 +526,124 @@ CUresult cuEventDestroy(CUevent E) {
   return CUDA_SUCCESS;
 }
 CUresult cuEventRecord(CUevent, CUstream) { return streamStatus(); }
-CUresult cuEventSynchronize(CUevent) { return streamStatus(); }
+CUresult cuEventSynchronize(CUevent) {
+  releaseAboveThresholds();
+  return streamStatus();
+}
+
+#ifndef OMPTARGET_FAKE_CUDA_NO_POOLS
+// ---- The stream-ordered allocator ----
+CUresult cuMemPoolCreate(CUmemoryPool *Pool, const CUmemPoolProps *Props) {
+  if (!Pool || !Props || Props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+      Props->location.type != CU_MEM_LOCATION_TYPE_DEVICE || Props->location.id < 0 ||
+      Props->location.id >= numDevices())
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!PoolsSupported) return CUDA_ERROR_NOT_SUPPORTED;
+  std::lock_guard Lock(Mutex);
+  Pools.push_back(std::make_unique<FakePool>());
+  Pools.back()->Device = Props->location.id;
+  *Pool = reinterpret_cast<CUmemoryPool>(Pools.back().get());
+  return CUDA_SUCCESS;
+}
+// Kept blocks go back at once; blocks still in use when they are freed.
+CUresult cuMemPoolDestroy(CUmemoryPool Pool) {
+  std::lock_guard Lock(Mutex);
+  FakePool *P = livePool(Pool);
+  if (!P) return CUDA_ERROR_INVALID_VALUE;
+  releaseKept(*P, 0);
+  P->Destroyed = true;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPoolSetAttribute(CUmemoryPool Pool, CUmemPool_attribute Attr, void *Value) {
+  std::lock_guard Lock(Mutex);
+  FakePool *P = livePool(Pool);
+  if (!P || !Value) return CUDA_ERROR_INVALID_VALUE;
+  switch (Attr) {
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+      P->ReleaseThreshold = *static_cast<cuuint64_t *>(Value);
+      break;
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+      P->Reuse[Attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] = *static_cast<int *>(Value);
+      break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPoolGetAttribute(CUmemoryPool Pool, CUmemPool_attribute Attr, void *Value) {
+  std::lock_guard Lock(Mutex);
+  FakePool *P = livePool(Pool);
+  if (!P || !Value) return CUDA_ERROR_INVALID_VALUE;
+  switch (Attr) {
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: *static_cast<cuuint64_t *>(Value) = P->ReleaseThreshold; break;
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+      *static_cast<int *>(Value) = P->Reuse[Attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+      break;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: *static_cast<cuuint64_t *>(Value) = P->Held; break;
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT: *static_cast<cuuint64_t *>(Value) = P->InUse; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPoolTrimTo(CUmemoryPool Pool, size_t Keep) {
+  std::lock_guard Lock(Mutex);
+  FakePool *P = livePool(Pool);
+  if (!P) return CUDA_ERROR_INVALID_VALUE;
+  ++P->Trims;
+  releaseKept(*P, Keep);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPoolSetAccess(CUmemoryPool Pool, const CUmemAccessDesc *Map, size_t Count) {
+  std::lock_guard Lock(Mutex);
+  if (!livePool(Pool) || (Count && !Map)) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t I = 0; I < Count; ++I)
+    if (Map[I].location.type != CU_MEM_LOCATION_TYPE_DEVICE || Map[I].location.id < 0 ||
+        Map[I].location.id >= numDevices())
+      return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *Ptr, size_t Size, CUmemoryPool Pool, CUstream) {
+  if (CUresult R = streamStatus()) return R;
+  if (AllocError != CUDA_SUCCESS) return AllocError;
+  if (!Ptr || Size == 0) return CUDA_ERROR_INVALID_VALUE;
+  if (Size > MemoryLimit) return CUDA_ERROR_OUT_OF_MEMORY;
+  std::lock_guard Lock(Mutex);
+  FakePool *P = livePool(Pool);
+  if (!P) return CUDA_ERROR_INVALID_VALUE;
+  ++P->Allocations;
+  void *Block = nullptr;
+  size_t BlockSize = Size;
+  if (auto It = P->Kept.lower_bound(Size); It != P->Kept.end()) {
+    BlockSize = It->first;
+    Block = It->second;
+    P->Kept.erase(It);
+    ++P->Reused;
+  } else {
+    if (Size > Capacity - CapacityUsed) return CUDA_ERROR_OUT_OF_MEMORY;
+    Block = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
+    if (!Block) return CUDA_ERROR_OUT_OF_MEMORY;
+    CapacityUsed += Size;
+    P->Held += Size;
+    ++P->Grown;
+  }
+  P->InUse += BlockSize;
+  DeviceBlocks[reinterpret_cast<uintptr_t>(Block)] = {BlockSize, P};
+  *Ptr = toDev(Block);
+  return CUDA_SUCCESS;
+}
+// Only pool memory (the plugin must not hand cuMemAlloc blocks here).
+CUresult cuMemFreeAsync(CUdeviceptr Ptr, CUstream) {
+  if (CUresult R = streamStatus()) return R;
+  {
+    std::lock_guard Lock(Mutex);
+    auto It = DeviceBlocks.find(static_cast<uintptr_t>(Ptr));
+    if (It == DeviceBlocks.end() || !It->second.Pool) return CUDA_ERROR_INVALID_VALUE;
+  }
+  return cuMemFree(Ptr);
+}
+#endif  // OMPTARGET_FAKE_CUDA_NO_POOLS
 
 }  // extern "C"

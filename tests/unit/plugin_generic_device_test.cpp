@@ -2,9 +2,11 @@
 // loading, on an in-process fake plugin.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,10 @@ class FakeDevice final : public GenericDevice {
   int Submits = 0, Launches = 0, Syncs = 0, Frees = 0;
   std::map<std::string, void *> Symbols;
   int NextQueue = 0, NextEvent = 0;
+  // A device of Capacity bytes whose own pool holds PoolHeld of them (given
+  // back by trimAllocationPoolImpl); allocations beyond the rest fail.
+  size_t Capacity = SIZE_MAX, PoolHeld = 0;
+  int AllocCalls = 0, Trims = 0;
 
  protected:
   Status initImpl() override { return {}; }
@@ -42,7 +48,19 @@ class FakeDevice final : public GenericDevice {
     return lookup(Name);
   }
   Expected<void *> allocImpl(size_t Size, void *, omptarget::abi::TargetAllocKind) override {
+    ++AllocCalls;
+    if (Capacity != SIZE_MAX && Size > Capacity - PoolHeld) return Error("out of memory");
     return std::malloc(Size ? Size : 1);
+  }
+  bool trimAllocationPoolImpl() override {
+    ++Trims;
+    const bool Gave = PoolHeld > 0;
+    PoolHeld = 0;
+    return Gave;
+  }
+  std::optional<uint64_t> freeMemoryBytesImpl() override {
+    if (Capacity == SIZE_MAX) return std::nullopt;
+    return Capacity - PoolHeld;
   }
   Status freeImpl(void *P) override {
     ++Frees;
@@ -226,6 +244,38 @@ TEST_F(PluginGenericDevice, AllocationValidatesArguments) {
   EXPECT_TRUE(Dev->dataDelete(*P, nullptr));
   EXPECT_TRUE(Dev->dataDelete(nullptr, nullptr));  // like free(NULL)
   EXPECT_EQ(Dev->Frees, 1);
+}
+
+// Out of memory: the cache goes first, then the device's pool; one retry,
+// only when something was given back; the failure names the size, the
+// device and its free memory.
+TEST_F(PluginGenericDevice, OutOfMemoryTrimsTheDevicePoolAndRetriesOnce) {
+  Dev->Capacity = 1000000;
+  Dev->PoolHeld = 600000;
+  Expected<void *> P = Dev->dataAlloc(500000, nullptr, omptarget::abi::kAllocDefault, nullptr);
+  ASSERT_TRUE(P);
+  EXPECT_EQ(Dev->AllocCalls, 2);
+  EXPECT_EQ(Dev->Trims, 1);
+  EXPECT_TRUE(Dev->dataDelete(*P, nullptr));
+
+  Dev->AllocCalls = Dev->Trims = 0;
+  Expected<void *> Big = Dev->dataAlloc(2000000, nullptr, omptarget::abi::kAllocDefault, nullptr);
+  ASSERT_FALSE(Big);
+  EXPECT_EQ(Dev->AllocCalls, 1);  // nothing to give back: no retry
+  EXPECT_EQ(Dev->Trims, 1);
+  EXPECT_TRUE(mentions(Big.error(), "data_alloc: device 0: cannot allocate 2000000 bytes"))
+      << Big.error().message();
+  EXPECT_TRUE(mentions(Big.error(), "(the device has 1000000 bytes free)"))
+      << Big.error().message();
+
+  // A size of the memory manager's: its own retry, then the pool's.
+  Dev->AllocCalls = Dev->Trims = 0;
+  Dev->PoolHeld = 1000000;
+  Expected<void *> Small = Dev->dataAlloc(4096, nullptr, omptarget::abi::kAllocDefault, nullptr);
+  ASSERT_TRUE(Small);
+  EXPECT_EQ(Dev->Trims, 1);
+  EXPECT_TRUE(Dev->dataDelete(*Small, nullptr));
+  Dev->Capacity = SIZE_MAX;
 }
 
 TEST_F(PluginGenericDevice, LoadBinaryResolvesEntriesAndNamesMissingOnes) {

@@ -16,7 +16,7 @@ namespace {
 
 enum EntryIndex : size_t {
 #define OMPT_CUDA_INDEX(Name, Symbol) Index_##Name,
-  OMPT_CUDA_DRIVER_ENTRIES(OMPT_CUDA_INDEX)
+  OMPT_CUDA_DRIVER_ALL_ENTRIES(OMPT_CUDA_INDEX)
 #undef OMPT_CUDA_INDEX
       EntryCount
 };
@@ -76,7 +76,7 @@ void installApiStatsIfRequested(Driver &Table) {
   Counters[Index_##Name].Symbol = SymbolName;                       \
   RealEntries[Index_##Name] = reinterpret_cast<void *>(Table.Name); \
   if (Table.Name) Table.Name = &TimedEntry<Index_##Name, decltype(Table.Name)>::call;
-  OMPT_CUDA_DRIVER_ENTRIES(OMPT_CUDA_WRAP)
+  OMPT_CUDA_DRIVER_ALL_ENTRIES(OMPT_CUDA_WRAP)
 #undef OMPT_CUDA_WRAP
   std::atexit(printApiStats);
 }

@@ -79,6 +79,8 @@ Status CudaDevice::initImpl() {
   Staging_.configure(id());
   SmallCopyBytes_ =
       static_cast<size_t>(env::getInt("OMPTARGET_CUDA_SMALL_COPY_BUFFER", 65536, 0, 1 << 30));
+  Allocations_.pool().init(Device_, static_cast<CudaPool::Use>(
+                                        env::getInt("OMPTARGET_CUDA_MEMORY_POOL", 1, 0, 2)));
   OMPT_TRACE(traceComponent(),
              "device %d: %s, compute capability %u.%u, %d SMs, %d threads per block at most", id(),
              Name_.c_str(), SmMajor_, SmMinor_, Limits_.NumSMs, Limits_.MaxThreadsPerBlock);
@@ -115,6 +117,10 @@ Status CudaDevice::deinitImpl() {
   if (Leaked)
     OMPT_TRACE(traceComponent(), "device %d: freed %zu block(s) still live at deinit", id(),
                Leaked);
+  // Before the context goes: the pool's memory goes back to the driver.
+  if (Status P = Allocations_.pool().destroy(); !P)
+    OMPT_TRACE(traceComponent(), "device %d: memory pool teardown: %s", id(),
+               P.error().message().c_str());
   Status S = check(driver().cuDevicePrimaryCtxRelease(Device_), "cuDevicePrimaryCtxRelease");
   Context_ = nullptr;
   return S;
@@ -157,6 +163,31 @@ Expected<void *> CudaDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind
 Status CudaDevice::freeImpl(void *TgtPtr) {
   if (Status S = activate(); !S) return S;
   return Allocations_.freeBlock(TgtPtr);
+}
+
+// Only with the pool (hasAsyncAllocation), only the default kind. A failure
+// is the allocation's own (out of memory, mostly): a kernel that faulted
+// before it on the stream is named at the stream's synchronize.
+Expected<void *> CudaDevice::allocAsyncImpl(size_t Size, void *, abi::TargetAllocKind,
+                                            void *Queue) {
+  if (Status S = activate(); !S) return S.takeError();
+  return Allocations_.allocateOnStream(Size, stream(Queue));
+}
+
+Status CudaDevice::freeAsyncImpl(void *TgtPtr, void *Queue) {
+  if (Status S = activate(); !S) return S;
+  return blameLastKernel(Allocations_.freeBlockOnStream(TgtPtr, stream(Queue)), Queue);
+}
+
+bool CudaDevice::trimAllocationPoolImpl() {
+  if (!activate()) return false;
+  return Allocations_.pool().trim();
+}
+
+std::optional<uint64_t> CudaDevice::freeMemoryBytesImpl() {
+  size_t Free = 0, Total = 0;
+  if (!activate() || driver().cuMemGetInfo(&Free, &Total) != CUDA_SUCCESS) return std::nullopt;
+  return Free;
 }
 
 // ---- Queues --------------------------------------------------------------
@@ -285,8 +316,12 @@ Status CudaDevice::exchangeImpl(const void *SrcPtr, GenericDevice &Dst, void *Ds
                          "cuMemcpyDtoDAsync", Queue);
   // Direct (NVLink/PCIe) when the pair allows it; otherwise the driver stages
   // the peer copy through host memory itself.
-  if (Peers_.canAccess(id(), Device_, Other->id(), Other->Device_))
-    Peers_.enable(id(), Context_, Other->id(), Other->Context_);
+  // Pool memory does not follow peer access: Other's pool admits this
+  // device (once) too.
+  if (Peers_.canAccess(id(), Device_, Other->id(), Other->Device_) &&
+      Peers_.enable(id(), Context_, Other->id(), Other->Context_)) {
+    if (Status S = Other->activate(); S) Other->Allocations_.pool().grantAccess(id(), Device_);
+  }
   if (Status S = activate(); !S) return S;  // enable() may have switched contexts
   return checkOnStream(D.cuMemcpyPeerAsync(devPtr(DstPtr), Other->Context_, devPtr(SrcPtr),
                                            Context_, Size, stream(Queue)),
@@ -425,6 +460,11 @@ void CudaDevice::printInfoImpl() {
   std::printf("    Driver version:                %d\n", driver().Version);
   std::printf("    Dynamic shared memory:         %d bytes per launch\n", DynamicSharedBytes_);
   std::printf("    Live allocations:              %zu block(s)\n", Allocations_.liveBlocks());
+  if (Allocations_.pool().enabled())
+    std::printf("    Memory pool:                   on, %llu MiB held\n",
+                static_cast<unsigned long long>(Allocations_.pool().reservedBytes() >> 20));
+  else
+    std::printf("    Memory pool:                   off\n");
 }
 
 }  // namespace omptarget::cuda

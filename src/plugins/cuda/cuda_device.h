@@ -12,6 +12,13 @@
 //     is one cuStreamSynchronize. The last kernel launched on each stream is
 //     remembered so that a failure found at synchronization names it.
 //   * Events are CUevents (CU_EVENT_DISABLE_TIMING) from the event pool.
+//   * Device memory: with the device's memory pool (cuda_pool.h: the driver
+//     and the device support it, OMPTARGET_CUDA_MEMORY_POOL not 0) an
+//     allocation or release on a construct's stream is stream-ordered
+//     (cuMemAllocFromPoolAsync / cuMemFreeAsync on that stream:
+//     hasAsyncAllocation), and synchronous ones use the pool through the
+//     plugin's own stream; without it cuMemAlloc / cuMemFree (cuda_memory.h).
+//     Out of memory trims the pool before the generic layer's retry.
 //   * Copies from and to locked host memory (llvm_omp_target_lock_mem,
 //     llvm_omp_target_alloc_host; the device's PinnedMap) are one
 //     cuMemcpy*Async each on the construct's stream: no staging, no
@@ -83,6 +90,12 @@ class CudaDevice final : public plugin::GenericDevice {
 
   Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) override;
   Status freeImpl(void *TgtPtr) override;
+  Expected<void *> allocAsyncImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind,
+                                  void *Queue) override;
+  Status freeAsyncImpl(void *TgtPtr, void *Queue) override;
+  bool hasAsyncAllocation() const override { return Allocations_.pool().enabled(); }
+  bool trimAllocationPoolImpl() override;
+  std::optional<uint64_t> freeMemoryBytesImpl() override;
 
   Expected<void *> createQueueImpl() override;
   Status destroyQueueImpl(void *Queue) override;

@@ -28,12 +28,26 @@ Expected<const Driver *> load(DriverDecorator Decorate) {
   else                                                        \
     Missing += (Missing.empty() ? "" : ", ") + std::string(Symbol);
   OMPT_CUDA_DRIVER_ENTRIES(OMPT_CUDA_RESOLVE)
+  std::string MissingPool;
+#define OMPT_CUDA_RESOLVE_OPTIONAL(Name, Symbol)              \
+  if (void *Sym = dlsym(Handle, Symbol))                      \
+    Table.Name = reinterpret_cast<decltype(Table.Name)>(Sym); \
+  else                                                        \
+    MissingPool += (MissingPool.empty() ? "" : ", ") + std::string(Symbol);
+  OMPT_CUDA_DRIVER_POOL_ENTRIES(OMPT_CUDA_RESOLVE_OPTIONAL)
+#undef OMPT_CUDA_RESOLVE_OPTIONAL
 #undef OMPT_CUDA_RESOLVE
   if (!Missing.empty())
     return makeError(
         "the CUDA driver %s lacks entry points the plugin needs (%s); a newer "
         "driver is required",
         kLibrary, Missing.c_str());
+  Table.PoolEntries = MissingPool.empty();
+  if (!Table.PoolEntries)
+    OMPT_TRACE(kComponent,
+               "the CUDA driver lacks the stream-ordered allocator (%s): device memory comes "
+               "from cuMemAlloc",
+               MissingPool.c_str());
   if (Decorate) Decorate(Table);
   if (CUresult R = Table.cuInit(0); R != CUDA_SUCCESS)
     return makeError("cuInit failed: %s", errorText(R).c_str());

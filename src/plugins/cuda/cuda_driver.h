@@ -3,9 +3,11 @@
 // The plugin has no link-time CUDA dependency: cuda.h is used for types and
 // prototypes only, and every entry point is resolved with dlsym under the
 // versioned name cuda.h maps it to (cuMemAlloc -> cuMemAlloc_v2 ...). When the
-// library is missing, cuInit fails (no GPU, no permission) or any entry point
-// is absent (a driver older than the plugin needs), driver() reports why and
-// the plugin counts 0 devices.
+// library is missing, cuInit fails (no GPU, no permission) or any required
+// entry point is absent (a driver older than the plugin needs), driver()
+// reports why and the plugin counts 0 devices. The optional entry points (the
+// stream-ordered allocator's, CUDA 11.2) may be missing: their fields stay
+// null and hasMemoryPools() says whether all of them are there.
 //
 // Thread safety: the driver is loaded once (a function-local static); the
 // table is immutable afterwards and may be read from any thread.
@@ -36,6 +38,7 @@ namespace omptarget::cuda {
   X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                       \
   X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")                                  \
   X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                         \
+  X(cuCtxSynchronize, "cuCtxSynchronize")                                                       \
   X(cuCtxSetLimit, "cuCtxSetLimit")                                                             \
   X(cuCtxGetLimit, "cuCtxGetLimit")                                                             \
   X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                                             \
@@ -71,11 +74,31 @@ namespace omptarget::cuda {
   X(cuEventRecord, "cuEventRecord")                                                             \
   X(cuEventSynchronize, "cuEventSynchronize")
 
+// The stream-ordered allocator (cuda_pool.h): optional, all or nothing.
+#define OMPT_CUDA_DRIVER_POOL_ENTRIES(X)                \
+  X(cuMemPoolCreate, "cuMemPoolCreate")                 \
+  X(cuMemPoolDestroy, "cuMemPoolDestroy")               \
+  X(cuMemPoolSetAttribute, "cuMemPoolSetAttribute")     \
+  X(cuMemPoolGetAttribute, "cuMemPoolGetAttribute")     \
+  X(cuMemPoolTrimTo, "cuMemPoolTrimTo")                 \
+  X(cuMemPoolSetAccess, "cuMemPoolSetAccess")           \
+  X(cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync") \
+  X(cuMemFreeAsync, "cuMemFreeAsync")
+
+// Every entry, required or not (the API statistics wrap them all).
+#define OMPT_CUDA_DRIVER_ALL_ENTRIES(X) \
+  OMPT_CUDA_DRIVER_ENTRIES(X)           \
+  OMPT_CUDA_DRIVER_POOL_ENTRIES(X)
+
 struct Driver {
 #define OMPT_CUDA_FIELD(Name, Symbol) decltype(&::Name) Name = nullptr;
-  OMPT_CUDA_DRIVER_ENTRIES(OMPT_CUDA_FIELD)
+  OMPT_CUDA_DRIVER_ALL_ENTRIES(OMPT_CUDA_FIELD)
 #undef OMPT_CUDA_FIELD
   int Version = 0;  // cuDriverGetVersion, e.g. 12040
+  // Every entry of OMPT_CUDA_DRIVER_POOL_ENTRIES was found (set at load,
+  // before any decorator runs).
+  bool PoolEntries = false;
+  bool hasMemoryPools() const { return PoolEntries; }
 };
 
 // Rewrites the resolved table before its first use (cuInit), e.g. to wrap

@@ -1,5 +1,6 @@
 #include "cuda_memory.h"
 
+#include <utility>
 #include <vector>
 
 #include "cuda_driver.h"
@@ -17,63 +18,107 @@ const char *kindName(abi::TargetAllocKind Kind) {
   }
   return "unknown";
 }
+
+CUdeviceptr devPtr(const void *P) { return reinterpret_cast<CUdeviceptr>(P); }
+void *hostPtr(CUdeviceptr P) { return reinterpret_cast<void *>(P); }
+bool isDeviceKind(abi::TargetAllocKind Kind) {
+  return Kind == abi::kAllocDevice || Kind == abi::kAllocDefault;
+}
 }  // namespace
+
+Error CudaAllocations::allocFailed(size_t Size, abi::TargetAllocKind Kind, Error Why) const {
+  return makeError("cannot allocate %zu bytes of %s memory on CUDA device %d: %s", Size,
+                   kindName(Kind), DeviceId_, Why.message().c_str());
+}
+
+void CudaAllocations::record(void *Ptr, const Block &B) {
+  ScopedLock Lock(Mutex_);
+  Live_[Ptr] = B;
+  if (B.Kind == abi::kAllocHost || B.Kind == abi::kAllocShared)
+    HostReachable_[reinterpret_cast<uintptr_t>(Ptr)] = B.Size;
+}
 
 Expected<void *> CudaAllocations::allocate(size_t Size, abi::TargetAllocKind Kind) {
   const Driver &D = driver();
   size_t Bytes = Size == 0 ? 1 : Size;
+  if (isDeviceKind(Kind) && Pool_.servesSynchronous()) {
+    Expected<CUdeviceptr> P = Pool_.allocateNow(Bytes);
+    if (!P) return allocFailed(Size, Kind, P.takeError());
+    record(hostPtr(*P), Block{Kind, Bytes, true});
+    return hostPtr(*P);
+  }
   void *Ptr = nullptr;
   CUresult R;
+  const char *Call;
   switch (Kind) {
-    case abi::kAllocHost: R = D.cuMemAllocHost(&Ptr, Bytes); break;
+    case abi::kAllocHost:
+      Call = "cuMemAllocHost";
+      R = D.cuMemAllocHost(&Ptr, Bytes);
+      break;
     case abi::kAllocShared: {
+      Call = "cuMemAllocManaged";
       CUdeviceptr P = 0;
       R = D.cuMemAllocManaged(&P, Bytes, CU_MEM_ATTACH_GLOBAL);
-      Ptr = reinterpret_cast<void *>(P);
+      Ptr = hostPtr(P);
       break;
     }
     default: {
+      Call = "cuMemAlloc";
       CUdeviceptr P = 0;
       R = D.cuMemAlloc(&P, Bytes);
-      Ptr = reinterpret_cast<void *>(P);
+      Ptr = hostPtr(P);
       break;
     }
   }
-  if (R != CUDA_SUCCESS) {
-    std::string Why = errorText(R);
-    size_t Free = 0, Total = 0;
-    if (R == CUDA_ERROR_OUT_OF_MEMORY && D.cuMemGetInfo(&Free, &Total) == CUDA_SUCCESS)
-      Why +=
-          formatString("; device %d has %zu of %zu MiB free", DeviceId_, Free >> 20, Total >> 20);
-    return makeError("cannot allocate %zu bytes of %s memory on CUDA device %d: %s", Size,
-                     kindName(Kind), DeviceId_, Why.c_str());
-  }
-  ScopedLock Lock(Mutex_);
-  Live_[Ptr] = Block{Kind, Bytes};
-  if (Kind == abi::kAllocHost || Kind == abi::kAllocShared)
-    HostReachable_[reinterpret_cast<uintptr_t>(Ptr)] = Bytes;
+  // The device's free memory is in the generic layer's message.
+  if (R != CUDA_SUCCESS) return allocFailed(Size, Kind, check(R, Call).takeError());
+  record(Ptr, Block{Kind, Bytes, false});
   return Ptr;
 }
 
-Status CudaAllocations::freeBlock(void *Ptr, abi::TargetAllocKind Kind) {
+Expected<void *> CudaAllocations::allocateOnStream(size_t Size, CUstream Stream) {
+  Expected<CUdeviceptr> P = Pool_.allocate(Size, Stream);
+  if (!P) return allocFailed(Size, abi::kAllocDefault, P.takeError());
+  record(hostPtr(*P), Block{abi::kAllocDefault, Size, true});
+  return hostPtr(*P);
+}
+
+Expected<CudaAllocations::Block> CudaAllocations::take(void *Ptr) {
+  ScopedLock Lock(Mutex_);
+  auto It = Live_.find(Ptr);
+  if (It == Live_.end())
+    return makeError("%p was not allocated on CUDA device %d (or was already freed)", Ptr,
+                     DeviceId_);
+  Block B = It->second;
+  Live_.erase(It);
+  if (B.Kind == abi::kAllocHost || B.Kind == abi::kAllocShared)
+    HostReachable_.erase(reinterpret_cast<uintptr_t>(Ptr));
+  return B;
+}
+
+Status CudaAllocations::freeSynchronously(void *Ptr, const Block &B) {
   const Driver &D = driver();
-  if (Kind == abi::kAllocHost) return check(D.cuMemFreeHost(Ptr), "cuMemFreeHost");
-  return check(D.cuMemFree(reinterpret_cast<CUdeviceptr>(Ptr)), "cuMemFree");
+  if (B.Pooled) return Pool_.releaseNow(devPtr(Ptr));
+  if (B.Kind == abi::kAllocHost) return check(D.cuMemFreeHost(Ptr), "cuMemFreeHost");
+  return check(D.cuMemFree(devPtr(Ptr)), "cuMemFree");
 }
 
 Status CudaAllocations::freeBlock(void *Ptr) {
-  Block B;
-  {
-    ScopedLock Lock(Mutex_);
-    auto It = Live_.find(Ptr);
-    if (It == Live_.end())
-      return makeError("%p was not allocated on CUDA device %d (or was already freed)", Ptr,
-                       DeviceId_);
-    B = It->second;
-    Live_.erase(It);
-    HostReachable_.erase(reinterpret_cast<uintptr_t>(Ptr));
+  Expected<Block> B = take(Ptr);
+  if (!B) return B.takeError();
+  return freeSynchronously(Ptr, *B);
+}
+
+Status CudaAllocations::freeBlockOnStream(void *Ptr, CUstream Stream) {
+  Expected<Block> B = take(Ptr);
+  if (!B) return B.takeError();
+  if (B->Pooled) return Pool_.release(devPtr(Ptr), Stream);
+  // cuMemFree knows nothing of Stream: wait for it first.
+  if (Status S = check(driver().cuStreamSynchronize(Stream), "cuStreamSynchronize"); !S) {
+    record(Ptr, *B);  // still live: the caller's error, not a lost block
+    return S;
   }
-  return freeBlock(Ptr, B.Kind);
+  return freeSynchronously(Ptr, *B);
 }
 
 size_t CudaAllocations::freeAll() {
@@ -84,7 +129,15 @@ size_t CudaAllocations::freeAll() {
     Live_.clear();
     HostReachable_.clear();
   }
-  for (auto &[Ptr, B] : All) (void)freeBlock(Ptr, B.Kind);
+  // Pool memory: one context synchronize for all of it.
+  std::vector<CUdeviceptr> Pooled;
+  for (auto &[Ptr, B] : All) {
+    if (B.Pooled)
+      Pooled.push_back(devPtr(Ptr));
+    else
+      (void)freeSynchronously(Ptr, B);
+  }
+  Pool_.releaseAll(Pooled);
   return All.size();
 }
 

@@ -12,6 +12,7 @@
 //   LIBOMPTARGET_NUM_INITIAL_STREAMS / _EVENTS   initial pool sizes (32 / 32)
 //   LIBOMPTARGET_SHARED_MEMORY_SIZE              dynamic shared memory per launch
 //   LIBOMPTARGET_DEVICE_RTL_DEBUG                device runtime debug kind
+//   OMPTARGET_CUDA_MEMORY_POOL                   the device's memory pool (cuda_pool.h)
 //   OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_TEAM_LIMIT,
 //   OMPTARGET_CUDA_BLOCKS_PER_SM                 launch sizing (launch_sizing.h)
 // and, when the driver is loaded (the device count):
