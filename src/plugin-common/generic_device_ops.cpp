@@ -139,8 +139,14 @@ Status GenericDevice::dataDelete(void *TgtPtr, __tgt_async_info *AsyncInfo) {
 // the cache's: the device frees it).
 Status GenericDevice::deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo,
                                       bool *Cached) {
-  if (AsyncInfo && AsyncInfo->Queue && AsyncInfo->Queue != SharedQueue_) [[unlikely]]
-    return releaseOnQueue(Call, TgtPtr, AsyncInfo->Queue, Cached);
+  // A release on a queue takes one if it has none yet: the caller then
+  // synchronizes it, which is cheaper than a synchronous free (the CUDA
+  // pool's waits for the whole device).
+  if (AsyncInfo && !SharedQueue_) [[unlikely]] {
+    Expected<void *> Q = queueOf(*AsyncInfo);
+    if (!Q) return freeFailed(Call, TgtPtr, Q.takeError());
+    return releaseOnQueue(Call, TgtPtr, *Q, Cached);
+  }
   if (MemoryManager_.threshold() != 0 && MemoryManager_.tryKeep(TgtPtr)) [[likely]] {
     *Cached = true;
     return {};
