@@ -1,7 +1,8 @@
 // Unit tests of the host plugin's asynchronous mode (OMPTARGET_HOST_ASYNC=1):
 // HostQueue worker threads, HostEvent generations, error propagation, and the
-// same through the HostDevice entry points (GenericDevice API); the
-// immediate-mode device's own direct-table functions (host_direct.cpp).
+// same through the HostDevice entry points (GenericDevice API), releases
+// ordered in the queue; the immediate-mode device's own direct-table
+// functions (host_direct.cpp).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -115,6 +116,7 @@ TEST(PluginAsyncQueue, DescribesOperations) {
   EXPECT_EQ((HostOp{HostOp::Retrieve, 8}.describe()), "copy of 8 bytes device→host");
   EXPECT_EQ((HostOp{HostOp::Exchange, 1}.describe()), "copy of 1 bytes device→device");
   EXPECT_EQ((HostOp{HostOp::Kernel, 0, "k"}.describe()), "kernel k");
+  EXPECT_EQ((HostOp{HostOp::Release, 64}.describe()), "release of 64 bytes of device memory");
 }
 
 TEST(PluginAsyncQueue, DestroyIdleBusyAndUnused) {
@@ -449,6 +451,150 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
   EXPECT_NE(Err.find("is not a kernel loaded on this device"), std::string::npos) << Err;
   ASSERT_TRUE(Dev->synchronize(&A));
   EXPECT_EQ(Table.data_delete(Dev.get(), Tgt, nullptr), Ok);
+}
+
+// ---- Release ordered in the queue (asynchronous mode) ----
+
+// Above the memory manager's threshold: released by the device, not cached.
+constexpr int64_t kReleasedBytes = 64 * 1024;
+
+// Opens when destroyed too, so a failed assertion never leaves a worker
+// blocked (deinit drains every queue).
+struct Gate {
+  std::atomic<bool> Open{false};
+  ~Gate() { open(); }
+  void open() { Open.store(true, std::memory_order_release); }
+  void waitOpen() const {
+    while (!Open.load(std::memory_order_acquire)) std::this_thread::yield();
+  }
+};
+
+// The block released on A stays allocated and intact while the work queued
+// before the release has not run: a copy held back behind a gate still reads
+// it after data_delete_async returned. The registry forgot the block at once:
+// a second release, on the queue or synchronous, is an error, not a crash.
+TEST_F(PluginAsyncDevice, ReleaseOnQueueWaitsForTheWorkQueuedBeforeIt) {
+  start(asyncMode());
+  const HostAllocations &Allocs = Dev->allocations();
+  std::vector<char> Src(kReleasedBytes), Dst(kReleasedBytes, 0);
+  for (size_t I = 0; I < Src.size(); ++I) Src[I] = static_cast<char>(I * 7 + 1);
+  __tgt_async_info A{};
+  Expected<void *> Tgt = Dev->dataAlloc(kReleasedBytes, nullptr, omptarget::abi::kAllocDefault, &A);
+  ASSERT_TRUE(Tgt);
+  ASSERT_NE(A.Queue, nullptr) << "an allocation on a queue takes the construct's queue";
+  size_t Live = Allocs.liveBlocks();
+  ASSERT_TRUE(Dev->dataSubmit(*Tgt, Src.data(), kReleasedBytes, &A));
+  Gate G;
+  auto &Q = *static_cast<HostQueue *>(A.Queue);
+  ASSERT_TRUE(Q.enqueue(HostOp{}, [&G] {
+    G.waitOpen();
+    return ok();
+  }));
+  ASSERT_TRUE(Dev->dataRetrieve(Dst.data(), *Tgt, kReleasedBytes, &A));
+  size_t ReleasingBeforeTheRelease = 0;
+  ASSERT_TRUE(Q.enqueue(HostOp{}, [&] {
+    ReleasingBeforeTheRelease = Allocs.releasingBlocks();
+    return ok();
+  }));
+  ASSERT_TRUE(Dev->dataDelete(*Tgt, &A));
+  // Issued, not done: forgotten by the registry, not freed.
+  EXPECT_EQ(Allocs.liveBlocks(), Live - 1);
+  EXPECT_EQ(Allocs.releasingBlocks(), 1u);
+  for (__tgt_async_info *Again : {&A, static_cast<__tgt_async_info *>(nullptr)}) {
+    Status Twice = Dev->dataDelete(*Tgt, Again);
+    ASSERT_FALSE(Twice);
+    EXPECT_NE(Twice.error().message().find("not a live allocation"), std::string::npos)
+        << Twice.error().message();
+  }
+  EXPECT_EQ(Allocs.releasingBlocks(), 1u);
+  G.open();
+  ASSERT_TRUE(Dev->synchronize(&A));
+  EXPECT_EQ(ReleasingBeforeTheRelease, 1u);  // the worker reached the copy first
+  EXPECT_EQ(std::memcmp(Src.data(), Dst.data(), Src.size()), 0);
+  EXPECT_EQ(Allocs.releasingBlocks(), 0u);
+  EXPECT_EQ(Allocs.liveBlocks(), Live - 1);
+}
+
+// A queue that failed skips its copies and kernels but still frees the
+// memory released on it.
+TEST_F(PluginAsyncDevice, ReleaseOnQueueRunsAfterAnError) {
+  start(asyncMode());
+  const HostAllocations &Allocs = Dev->allocations();
+  size_t Live = Allocs.liveBlocks();
+  __tgt_async_info A{};
+  Expected<void *> Tgt = Dev->dataAlloc(kReleasedBytes, nullptr, omptarget::abi::kAllocDefault, &A);
+  ASSERT_TRUE(Tgt);
+  auto &Q = *static_cast<HostQueue *>(A.Queue);
+  ASSERT_TRUE(Q.enqueue(HostOp{HostOp::Kernel, 0, "k"}, [] { return Status(makeError("boom")); }));
+  ASSERT_TRUE(Dev->dataDelete(*Tgt, &A));
+  Status S = Dev->synchronize(&A);
+  ASSERT_FALSE(S);
+  EXPECT_NE(S.error().message().find("kernel k failed: boom"), std::string::npos);
+  EXPECT_EQ(Allocs.releasingBlocks(), 0u);
+  EXPECT_EQ(Allocs.liveBlocks(), Live);
+}
+
+// Releases still queued when the device goes (a queue never synchronized)
+// run while deinit drains the queue: nothing leaks, nothing is freed twice.
+TEST_F(PluginAsyncDevice, DeinitRunsQueuedReleases) {
+  start(asyncMode(2000));
+  __tgt_async_info A{};
+  for (int I = 0; I < 3; ++I) {
+    Expected<void *> Tgt =
+        Dev->dataAlloc(kReleasedBytes, nullptr, omptarget::abi::kAllocDefault, &A);
+    ASSERT_TRUE(Tgt);
+    ASSERT_TRUE(Dev->dataDelete(*Tgt, &A));
+  }
+  EXPECT_GT(Dev->allocations().releasingBlocks(), 0u);  // 2 ms before each operation
+  Status S = Dev->deinit();
+  ASSERT_FALSE(S);  // A's queue is still in use
+  EXPECT_EQ(Dev->allocations().releasingBlocks(), 0u);
+  EXPECT_EQ(Dev->allocations().liveBlocks(), 0u);
+  Dev.reset();
+}
+
+// Immediate mode: nothing is pending on its queue, a release frees at once.
+TEST_F(PluginAsyncDevice, ImmediateModeReleasesAtOnce) {
+  start(HostQueueMode{});
+  const HostAllocations &Allocs = Dev->allocations();
+  size_t Live = Allocs.liveBlocks();
+  __tgt_async_info A{};
+  Expected<void *> Tgt = Dev->dataAlloc(kReleasedBytes, nullptr, omptarget::abi::kAllocDefault, &A);
+  ASSERT_TRUE(Tgt);
+  char Byte = 1;
+  ASSERT_TRUE(Dev->dataSubmit(*Tgt, &Byte, 1, &A));
+  ASSERT_NE(A.Queue, nullptr);  // the shared queue
+  ASSERT_TRUE(Dev->dataDelete(*Tgt, &A));
+  EXPECT_EQ(Allocs.releasingBlocks(), 0u);
+  EXPECT_EQ(Allocs.liveBlocks(), Live);
+  ASSERT_FALSE(Dev->dataDelete(*Tgt, &A));
+  ASSERT_TRUE(Dev->synchronize(&A));
+}
+
+// The generic direct table's data_delete with a queue takes the same route.
+TEST_F(PluginAsyncDevice, DirectTableReleaseOnQueue) {
+  constexpr int32_t Ok = omptarget::abi::kOffloadSuccess, Fail = omptarget::abi::kOffloadFail;
+  start(asyncMode());
+  __tgt_direct_device Table = genericDirectTable();
+  Dev->specializeDirect(Table);
+  __tgt_async_info A{};
+  void *Tgt =
+      Table.data_alloc(Dev.get(), kReleasedBytes, nullptr, omptarget::abi::kAllocDefault, &A);
+  ASSERT_NE(Tgt, nullptr);
+  Gate G;
+  ASSERT_TRUE(static_cast<HostQueue *>(A.Queue)->enqueue(HostOp{}, [&G] {
+    G.waitOpen();
+    return ok();
+  }));
+  EXPECT_EQ(Table.data_delete(Dev.get(), Tgt, &A), Ok);
+  EXPECT_EQ(Dev->allocations().releasingBlocks(), 1u);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(Table.data_delete(Dev.get(), Tgt, &A), Fail);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("not a live allocation"), std::string::npos) << Err;
+  G.open();
+  ASSERT_TRUE(Dev->synchronize(&A));
+  EXPECT_EQ(Dev->allocations().releasingBlocks(), 0u);
 }
 
 TEST_F(PluginAsyncDevice, AsyncModeKeepsTheGenericDirectTable) {

@@ -18,18 +18,30 @@ Expected<void *> HostAllocations::allocate(size_t Size) {
 }
 
 Status HostAllocations::freeBlock(void *Ptr) {
-  {
-    ScopedLock Lock(Mutex_);
-    auto It = Live_.find(Ptr);
-    if (It == Live_.end())
-      return makeError(
-          "not a live allocation of this device (never allocated here, or "
-          "already freed)");
-    LiveBytes_ -= It->second;
-    Live_.erase(It);
-  }
-  std::free(Ptr);
+  if (Expected<size_t> Size = forget(Ptr); !Size) return Size.takeError();
+  release(Ptr);
   return {};
+}
+
+Expected<size_t> HostAllocations::forget(void *Ptr) {
+  ScopedLock Lock(Mutex_);
+  auto It = Live_.find(Ptr);
+  if (It == Live_.end())
+    return makeError(
+        "not a live allocation of this device (never allocated here, or "
+        "already freed)");
+  size_t Size = It->second;
+  LiveBytes_ -= Size;
+  Live_.erase(It);
+  ++Releasing_;
+  return Size;
+}
+
+// Freed before the count drops: releasingBlocks() == 0 means the memory is gone.
+void HostAllocations::release(void *Ptr) {
+  std::free(Ptr);
+  ScopedLock Lock(Mutex_);
+  --Releasing_;
 }
 
 void HostAllocations::freeAll() {
@@ -47,6 +59,11 @@ size_t HostAllocations::liveBlocks() const {
 size_t HostAllocations::liveBytes() const {
   ScopedLock Lock(Mutex_);
   return LiveBytes_;
+}
+
+size_t HostAllocations::releasingBlocks() const {
+  ScopedLock Lock(Mutex_);
+  return Releasing_;
 }
 
 }  // namespace omptarget::host

@@ -6,7 +6,14 @@
 // the generic memory manager keeps for reuse stay registered here (they are
 // still allocated); the manager itself rejects a second free of such a block
 // before it could reach freeBlock().
-// Mutex_ (a FutexMutex) guards Live_ and LiveBytes_.
+//
+// A release ordered in a queue (the asynchronous device's freeAsyncImpl)
+// happens in two steps: forget() takes the block out of the registry when the
+// release is issued, so a second release of it, on any queue or none, is
+// reported at once, exactly as after a synchronous free; release() frees the
+// memory later, when the queue's worker reaches it. In between the block is
+// "releasing": no longer live (liveBlocks/liveBytes), still allocated.
+// Mutex_ (a FutexMutex) guards Live_, LiveBytes_ and Releasing_.
 #pragma once
 
 #include <cstddef>
@@ -32,16 +39,25 @@ class HostAllocations {
   // (malloc(0)), so that callers never mistake it for a failure.
   Expected<void *> allocate(size_t Size);
   Status freeBlock(void *Ptr);
-  // Frees every live block (device teardown).
+  // freeBlock in two steps: forget(Ptr) fails, changing nothing, where
+  // freeBlock would, and otherwise returns the block's size; after it
+  // succeeds, release(Ptr) must follow once.
+  Expected<size_t> forget(void *Ptr);
+  void release(void *Ptr);
+  // Frees every live block (device teardown); a releasing block is its
+  // releaser's to free.
   void freeAll();
 
   size_t liveBlocks() const;
   size_t liveBytes() const;
+  // Blocks forgotten and not yet released.
+  size_t releasingBlocks() const;
 
  private:
   mutable FutexMutex Mutex_;
   std::unordered_map<void *, size_t> Live_ GUARDED_BY(Mutex_);
   size_t LiveBytes_ GUARDED_BY(Mutex_) = 0;
+  size_t Releasing_ GUARDED_BY(Mutex_) = 0;
 };
 
 }  // namespace omptarget::host

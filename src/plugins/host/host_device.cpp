@@ -106,6 +106,29 @@ Expected<void *> HostDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind
 
 Status HostDevice::freeImpl(void *TgtPtr) { return Allocations_.freeBlock(TgtPtr); }
 
+// Allocated now, not when the queue reaches this point: memory that is valid
+// at once is valid for everything queued after the allocation too (and for
+// any other queue ordered after it), which is all the contract asks.
+Expected<void *> HostDevice::allocAsyncImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind,
+                                            void *) {
+  return allocImpl(Size, HostPtr, Kind);
+}
+
+// The block leaves the registry now, so a second release (on a queue or not)
+// fails here at once, changing nothing; the memory is freed by the queue's
+// worker after the work queued before this release (the queue runs its
+// operations in order), never skipped after an error. Until then it stays
+// allocated and is handed out to no one. The registry outlives the queues
+// (the base destroys them at deinit, draining each worker).
+Status HostDevice::freeAsyncImpl(void *TgtPtr, void *Queue) {
+  Expected<size_t> Size = Allocations_.forget(TgtPtr);
+  if (!Size) return Size.takeError();
+  return queue(Queue).enqueue(HostOp{HostOp::Release, *Size}, [this, TgtPtr]() -> Status {
+    Allocations_.release(TgtPtr);
+    return {};
+  });
+}
+
 Expected<void *> HostDevice::createQueueImpl() {
   return std::make_unique<HostQueue>(Mode_).release();
 }
@@ -216,6 +239,8 @@ void HostDevice::printInfoImpl() {
   // The registry also holds the blocks the memory manager keeps for reuse.
   std::printf("    Device blocks:                 %zu block(s), %zu bytes (%zu cached for reuse)\n",
               Allocations_.liveBlocks(), Allocations_.liveBytes(), memoryManager().numCached());
+  if (size_t Releasing = Allocations_.releasingBlocks())
+    std::printf("    Released on queues, pending:   %zu block(s)\n", Releasing);
 }
 
 }  // namespace omptarget::host

@@ -12,9 +12,17 @@
 // RunnerPool (region_call.h); asynchronous mode calls every kernel on its
 // queue's worker thread.
 // Allocations_ and Runners_ lock themselves; Mode_ and Immediate_ are
-// immutable; the base class synchronises everything else. Allocation and
-// release stay synchronous in both modes (the core frees only after
-// synchronizing).
+// immutable; the base class synchronises everything else.
+//
+// Allocation is synchronous in both modes. Release: immediate mode frees at
+// once (its queue has nothing pending). Asynchronous mode has stream-ordered
+// release (hasAsyncAllocation): a release on a queue forgets the block in
+// the registry when issued (a second release is reported at once) and frees
+// the memory as an operation of that queue, so the copies and kernels queued
+// before it, which its worker runs first, never touch freed memory; the
+// release runs even after an earlier failure of the queue (nothing leaks).
+// Queues are destroyed, their workers drained, before deinitImpl frees what
+// is still live, so every queued release has run by then.
 #pragma once
 
 #include <memory>
@@ -48,6 +56,7 @@ class HostDevice final : public plugin::GenericDevice {
   HostQueue *immediateQueue() const { return Immediate_.get(); }
   // Where immediate mode runs teams regions launched from parallel regions.
   RunnerPool &runners() const { return Runners_; }
+  const HostAllocations &allocations() const { return Allocations_; }
 
  protected:
   Status initImpl() override;
@@ -63,6 +72,11 @@ class HostDevice final : public plugin::GenericDevice {
 
   Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) override;
   Status freeImpl(void *TgtPtr) override;
+  // Asynchronous mode only (see above).
+  bool hasAsyncAllocation() const override { return Mode_.Async; }
+  Expected<void *> allocAsyncImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind,
+                                  void *Queue) override;
+  Status freeAsyncImpl(void *TgtPtr, void *Queue) override;
 
   Expected<void *> createQueueImpl() override;
   // Immediate mode: one stateless queue serves every construct at once.

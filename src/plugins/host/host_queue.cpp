@@ -22,6 +22,7 @@ std::string HostOp::describe() const {
     case Kernel: return formatString("kernel %s", Name ? Name : "<unknown>");
     case Record: return "event record";
     case Wait: return "event wait";
+    case Release: return formatString("release of %zu bytes of device memory", Bytes);
     case Other: break;
   }
   return Name ? Name : "operation";

@@ -14,7 +14,8 @@
 //    the next synchronize(); after an error the queue skips its remaining
 //    copies and kernels until that synchronize (their input is incomplete;
 //    in Immediate mode the caller would not have issued them), but still
-//    runs event records and waits so that other queues never hang on it.
+//    runs event records and waits so that other queues never hang on it,
+//    and releases of device memory so that none is lost.
 //    Operations capture everything by value; host buffers they read or
 //    write must stay alive until synchronize() (the core guarantees this).
 //    An optional delay (OMPTARGET_HOST_ASYNC_DELAY_US) is slept before each
@@ -73,14 +74,14 @@ struct HostQueueMode {
 
 // What an operation is, for error messages (formatted only on failure).
 struct HostOp {
-  enum Kind : uint8_t { Submit, Retrieve, Exchange, Kernel, Record, Wait, Other };
+  enum Kind : uint8_t { Submit, Retrieve, Exchange, Kernel, Record, Wait, Release, Other };
   Kind K = Other;
   size_t Bytes = 0;
   const char *Name = nullptr;  // kernel name (stable until deinit) or a description
 
   std::string describe() const;
   // Skipped after an earlier failure of the same queue (copies, kernels).
-  bool skippable() const { return K != Record && K != Wait; }
+  bool skippable() const { return K != Record && K != Wait && K != Release; }
 };
 
 class HostQueue {
