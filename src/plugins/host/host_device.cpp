@@ -1,5 +1,7 @@
 #include "host_device.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -241,6 +243,12 @@ void HostDevice::printInfoImpl() {
               Allocations_.liveBlocks(), Allocations_.liveBytes(), memoryManager().numCached());
   if (size_t Releasing = Allocations_.releasingBlocks())
     std::printf("    Released on queues, pending:   %zu block(s)\n", Releasing);
+}
+
+std::optional<uint64_t> HostDevice::freeMemoryBytesImpl() {
+  long Pages = sysconf(_SC_AVPHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  if (Pages <= 0 || PageSize <= 0) return std::nullopt;
+  return static_cast<uint64_t>(Pages) * static_cast<uint64_t>(PageSize);
 }
 
 }  // namespace omptarget::host

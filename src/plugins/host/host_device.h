@@ -77,6 +77,8 @@ class HostDevice final : public plugin::GenericDevice {
   Expected<void *> allocAsyncImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind,
                                   void *Queue) override;
   Status freeAsyncImpl(void *TgtPtr, void *Queue) override;
+  // The host's available physical memory (an allocation failure's message).
+  std::optional<uint64_t> freeMemoryBytesImpl() override;
 
   Expected<void *> createQueueImpl() override;
   // Immediate mode: one stateless queue serves every construct at once.
