@@ -20,7 +20,8 @@ GenericDevice::GenericDevice(GenericPlugin &Plugin, int32_t DeviceId)
           "event", [this] { return createEventImpl(); },
           [this](void *E) { return destroyEventImpl(E); }),
       MemoryManager_([this](size_t Size) { return allocImpl(Size, nullptr, abi::kAllocDefault); },
-                     [this](void *Ptr) { return freeImpl(Ptr); }),
+                     [this](void *Ptr) { return freeImpl(Ptr); },
+                     [this] { (void)trimAllocationPoolImpl(); }),
       Pinned_(DeviceId, *this) {}
 
 GenericDevice::~GenericDevice() = default;

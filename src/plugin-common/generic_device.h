@@ -252,10 +252,6 @@ class GenericDevice : private HostPinner {
                                                      abi::TargetAllocKind Kind,
                                                      __tgt_async_info *AsyncInfo);
   [[gnu::noinline]] Status freeToDevice(const char *Call, void *TgtPtr, bool *Cached);
-  // Alloc(), and once more when it fails and the cache or the device's pool
-  // (trimAllocationPoolImpl) gave memory back.
-  template <typename AllocFn>
-  Expected<void *> retryAfterReleasing(AllocFn &&Alloc);
   // A release on Queue (not the shared queue): in the queue's order, by the
   // device's driver or at the queue's synchronize (queue_releases.h).
   [[gnu::noinline]] Status releaseOnQueue(const char *Call, void *TgtPtr, void *Queue,
@@ -324,8 +320,9 @@ class GenericDevice : private HostPinner {
   virtual bool hasAsyncAllocation() const { return false; }
   // Out of memory: gives memory that the device's own allocator keeps for
   // reuse (a driver memory pool) back to the driver, after the memory
-  // manager released its cache and before the allocation is retried. True
-  // when it gave memory back (the retry may succeed).
+  // manager released its cache and before the allocation is retried (once,
+  // whatever it answers). True when it gave memory back (for traces and
+  // tests).
   virtual bool trimAllocationPoolImpl() { return false; }
   // Free device memory in bytes for an allocation failure's message, or
   // nullopt when unknown.

@@ -72,37 +72,25 @@ Expected<void *> GenericDevice::allocUnchecked(const char *Call, size_t Size, vo
   return allocFromDevice(Call, Size, HostPtr, Kind, AsyncInfo);
 }
 
-template <typename AllocFn>
-Expected<void *> GenericDevice::retryAfterReleasing(AllocFn &&Alloc) {
-  Expected<void *> P = Alloc();
-  if (P) [[likely]]
-    return P;
-  const bool Cached = MemoryManager_.freeCache() > 0;  // first: its blocks may be pool memory
-  const bool Trimmed = trimAllocationPoolImpl();
-  if (!Cached && !Trimmed) return P;
-  return Alloc();
-}
-
 // The memory manager's sizes come from its backend (synchronous); other
 // default-kind sizes on a queue from the device's stream-ordered allocator
 // when it has one; everything else synchronously. Each retries once after
-// releasing the cache and the device's pool when the device is full (the
-// memory manager retries after releasing its cache itself).
+// releasing the cache and trimming the device's pool when the device is
+// full (MemoryManager::retryAfterReleasing, whose trim is the device's
+// trimAllocationPoolImpl).
 Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, void *HostPtr,
                                                 abi::TargetAllocKind Kind,
                                                 __tgt_async_info *AsyncInfo) {
   Expected<void *> Ptr = [&]() -> Expected<void *> {
-    if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size)) {
-      Expected<void *> P = MemoryManager_.allocate(Size);
-      if (P || !trimAllocationPoolImpl()) return P;
+    if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size))
       return MemoryManager_.allocate(Size);
-    }
     if (AsyncInfo && Kind == abi::kAllocDefault && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
       if (!Q) return Q.takeError();
-      return retryAfterReleasing([&] { return allocAsyncImpl(Size, HostPtr, Kind, *Q); });
+      return MemoryManager_.retryAfterReleasing(
+          [&] { return allocAsyncImpl(Size, HostPtr, Kind, *Q); });
     }
-    return retryAfterReleasing([&] { return allocImpl(Size, HostPtr, Kind); });
+    return MemoryManager_.retryAfterReleasing([&] { return allocImpl(Size, HostPtr, Kind); });
   }();
   if (!Ptr) return allocFailed(Call, Size, Kind, Ptr.takeError());
   // Pinned host memory is locked memory for copies from the start.

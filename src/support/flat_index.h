@@ -1,5 +1,5 @@
 // FlatIndex: a map from a handle (pointer or integer) to a uint32_t index,
-// for the pools' and the memory manager's lookups: a FlatHashMap (see there
+// for the resource pools' lookups: a FlatHashMap (see there
 // for the layout) that stores index + 1, so that index 0 is storable.
 // Not thread-safe: the owner locks.
 #pragma once

@@ -246,9 +246,8 @@ TEST_F(PluginGenericDevice, AllocationValidatesArguments) {
   EXPECT_EQ(Dev->Frees, 1);
 }
 
-// Out of memory: the cache goes first, then the device's pool; one retry,
-// only when something was given back; the failure names the size, the
-// device and its free memory.
+// Out of memory: the cache goes first, then the device's pool; then exactly
+// one retry; the failure names the size, the device and its free memory.
 TEST_F(PluginGenericDevice, OutOfMemoryTrimsTheDevicePoolAndRetriesOnce) {
   Dev->Capacity = 1000000;
   Dev->PoolHeld = 600000;
@@ -261,7 +260,7 @@ TEST_F(PluginGenericDevice, OutOfMemoryTrimsTheDevicePoolAndRetriesOnce) {
   Dev->AllocCalls = Dev->Trims = 0;
   Expected<void *> Big = Dev->dataAlloc(2000000, nullptr, omptarget::abi::kAllocDefault, nullptr);
   ASSERT_FALSE(Big);
-  EXPECT_EQ(Dev->AllocCalls, 1);  // nothing to give back: no retry
+  EXPECT_EQ(Dev->AllocCalls, 2);  // the attempt and its one retry
   EXPECT_EQ(Dev->Trims, 1);
   EXPECT_TRUE(mentions(Big.error(), "data_alloc: device 0: cannot allocate 2000000 bytes"))
       << Big.error().message();
