@@ -220,6 +220,13 @@ class GenericDevice : private HostPinner {
   // Kind is valid; AsyncInfo may be null (synchronous).
   Expected<void *> allocUnchecked(const char *Call, size_t Size, void *HostPtr,
                                   abi::TargetAllocKind Kind, __tgt_async_info *AsyncInfo);
+  // The kinds whose small blocks the memory manager caches: the default
+  // kind and device memory (llvm_omp_target_alloc_device), which are the
+  // same memory on every device of ours. Pinned host and managed memory
+  // (kinds host and shared) always go to the device.
+  static bool cachesKind(abi::TargetAllocKind Kind) {
+    return Kind == abi::kAllocDefault || Kind == abi::kAllocDevice;
+  }
   // TgtPtr is non-null; *Cached tells whether the memory manager kept it.
   Status deleteUnchecked(const char *Call, void *TgtPtr, __tgt_async_info *AsyncInfo, bool *Cached);
   // Size > 0, non-null pointers.

@@ -67,7 +67,7 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
 Expected<void *> GenericDevice::allocUnchecked(const char *Call, size_t Size, void *HostPtr,
                                                abi::TargetAllocKind Kind,
                                                __tgt_async_info *AsyncInfo) {
-  if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size)) [[likely]]
+  if (cachesKind(Kind) && MemoryManager_.handles(Size)) [[likely]]
     if (void *Cached = MemoryManager_.takeCached(Size)) return Cached;
   return allocFromDevice(Call, Size, HostPtr, Kind, AsyncInfo);
 }
@@ -82,8 +82,7 @@ Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, v
                                                 abi::TargetAllocKind Kind,
                                                 __tgt_async_info *AsyncInfo) {
   Expected<void *> Ptr = [&]() -> Expected<void *> {
-    if (Kind == abi::kAllocDefault && MemoryManager_.handles(Size))
-      return MemoryManager_.allocate(Size);
+    if (cachesKind(Kind) && MemoryManager_.handles(Size)) return MemoryManager_.allocate(Size);
     if (AsyncInfo && Kind == abi::kAllocDefault && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
       if (!Q) return Q.takeError();

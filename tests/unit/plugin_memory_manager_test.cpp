@@ -632,12 +632,19 @@ TEST(PluginMemoryManagerDevice, DefaultKindSmallBlocksAreCachedAndReused) {
   ASSERT_FALSE(Twice);
   EXPECT_NE(Twice.error().message().find("data_delete: device 0: cannot free"), std::string::npos);
   EXPECT_EQ(D->Frees, 0);
-  // Other kinds and large sizes bypass the cache.
+  // Device memory (llvm_omp_target_alloc_device) shares the cache: the
+  // same memory as the default kind.
   Expected<void *> Dev = D->dataAlloc(40, nullptr, omptarget::abi::kAllocDevice, nullptr);
-  Expected<void *> Big = D->dataAlloc(100000, nullptr, omptarget::abi::kAllocDefault, nullptr);
   ASSERT_TRUE(Dev);
-  ASSERT_TRUE(Big);
+  EXPECT_EQ(*Dev, *A);
+  EXPECT_EQ(D->Allocs, 1);
   ASSERT_TRUE(D->dataDelete(*Dev, nullptr));
+  // Host and shared memory and large sizes bypass the cache.
+  Expected<void *> Host = D->dataAlloc(40, nullptr, omptarget::abi::kAllocHost, nullptr);
+  Expected<void *> Big = D->dataAlloc(100000, nullptr, omptarget::abi::kAllocDefault, nullptr);
+  ASSERT_TRUE(Host);
+  ASSERT_TRUE(Big);
+  ASSERT_TRUE(D->dataDelete(*Host, nullptr));
   ASSERT_TRUE(D->dataDelete(*Big, nullptr));
   EXPECT_EQ(D->Frees, 2);
   // Teardown gives the cached block back.
