@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "async_info.h"
@@ -176,6 +177,27 @@ size_t liveEventsAtLastReset();
 void failCreateEvent(uint64_t N);
 void failRecordEvent(uint64_t N);
 void failWaitEvent(uint64_t N);
+
+// Owns the argument arrays of one construct (what clang passes): (pointer,
+// size, map type) per argument, base and begin the same.
+struct ConstructArgs {
+  std::vector<void *> Bases, Begins;
+  std::vector<int64_t> Sizes, Types;
+  omptarget::core::MapArgs M;
+  ConstructArgs(std::initializer_list<std::tuple<void *, int64_t, int64_t>> L) {
+    for (auto &[P, Size, Type] : L) {
+      Bases.push_back(P);
+      Begins.push_back(P);
+      Sizes.push_back(Size);
+      Types.push_back(Type);
+    }
+    M.Num = static_cast<int32_t>(Bases.size());
+    M.Bases = Bases.data();
+    M.Begins = Begins.data();
+    M.Sizes = Sizes.data();
+    M.Types = Types.data();
+  }
+};
 
 // A registered binary with kNumKernels kernels and the global GlobalArray.
 class Binary {

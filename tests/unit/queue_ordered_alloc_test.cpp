@@ -38,25 +38,7 @@ constexpr int64_t TO = kMapTo, FROM = kMapFrom, PARAM = kMapTargetParam;
 constexpr int kInts = 4096;
 constexpr int64_t kBytes = kInts * sizeof(int);
 
-// Owns the argument arrays of one construct (what clang passes).
-struct Args {
-  std::vector<void *> Bases, Begins;
-  std::vector<int64_t> Sizes, Types;
-  MapArgs M;
-  Args(std::initializer_list<std::tuple<void *, int64_t, int64_t>> L) {
-    for (auto &[P, Size, Type] : L) {
-      Bases.push_back(P);
-      Begins.push_back(P);
-      Sizes.push_back(Size);
-      Types.push_back(Type);
-    }
-    M.Num = static_cast<int32_t>(Bases.size());
-    M.Bases = Bases.data();
-    M.Begins = Begins.data();
-    M.Sizes = Sizes.data();
-    M.Types = Types.data();
-  }
-};
+using Args = fake::ConstructArgs;
 
 std::vector<int> pattern(int Seed) {
   std::vector<int> V(kInts);
