@@ -37,8 +37,9 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr int64_t TO = kMapTo, FROM = kMapFrom, PARAM = kMapTargetParam;
-constexpr int kInts = 4096;
-constexpr int64_t kBytes = kInts * sizeof(int);
+constexpr int kInts = fake::kPatternInts;
+constexpr int64_t kBytes = fake::kPatternBytes;
+using fake::pattern;
 
 using Args = fake::ConstructArgs;
 
@@ -46,12 +47,6 @@ uint64_t checksum(const int *P, int N) {
   uint64_t S = 0;
   for (int I = 0; I < N; ++I) S = S * 1000003u + static_cast<uint32_t>(P[I]);
   return S;
-}
-
-std::vector<int> pattern(int Seed) {
-  std::vector<int> V(kInts);
-  for (int I = 0; I < kInts; ++I) V[I] = Seed * 100000 + I;
-  return V;
 }
 
 class AsyncMappingTest : public RuntimeTest {

@@ -178,6 +178,17 @@ void failCreateEvent(uint64_t N);
 void failRecordEvent(uint64_t N);
 void failWaitEvent(uint64_t N);
 
+// Test data of the mapping tests: kPatternInts ints whose values say which
+// pattern (Seed) and which element they are, so a misplaced or stale copy
+// shows as a wrong value.
+inline constexpr int kPatternInts = 4096;
+inline constexpr int64_t kPatternBytes = kPatternInts * sizeof(int);
+inline std::vector<int> pattern(int Seed) {
+  std::vector<int> V(kPatternInts);
+  for (int I = 0; I < kPatternInts; ++I) V[I] = Seed * 100000 + I;
+  return V;
+}
+
 // Owns the argument arrays of one construct (what clang passes): (pointer,
 // size, map type) per argument, base and begin the same.
 struct ConstructArgs {

@@ -35,16 +35,11 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr int64_t TO = kMapTo, FROM = kMapFrom, PARAM = kMapTargetParam;
-constexpr int kInts = 4096;
-constexpr int64_t kBytes = kInts * sizeof(int);
+constexpr int kInts = fake::kPatternInts;
+constexpr int64_t kBytes = fake::kPatternBytes;
+using fake::pattern;
 
 using Args = fake::ConstructArgs;
-
-std::vector<int> pattern(int Seed) {
-  std::vector<int> V(kInts);
-  for (int I = 0; I < kInts; ++I) V[I] = Seed * 100000 + I;
-  return V;
-}
 
 // The operations of the log on one queue, in order (event records left out:
 // whether a fill records one depends on the copy policy).
