@@ -2,8 +2,10 @@
 # Installs the Debian packages the build and the tests need (only if missing).
 # libclang-rt-14-dev: clang 14's sanitizer runtimes (the ThreadSanitizer unit
 # tests of scripts/test.sh are built with clang 14; clang-14 only recommends it).
+# valgrind: callgrind counts the host instructions of a target region
+# (bench/count_region_instructions.sh and its smoke test).
 set -eu
-PACKAGES="cmake ninja-build g++ clang-14 libclang-rt-14-dev libomp-14-dev llvm-14-tools libffi-dev libgtest-dev libgmock-dev python3 binutils"
+PACKAGES="cmake ninja-build g++ clang-14 libclang-rt-14-dev libomp-14-dev llvm-14-tools libffi-dev libgtest-dev libgmock-dev python3 binutils valgrind"
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
