@@ -123,7 +123,7 @@ OMPT_EXPORT void __tgt_unregister_lib(__tgt_bin_desc *Desc) {
   if (Runtime::stopped()) return;
   Runtime::get().unregisterLib(Desc);
 }
-OMPT_EXPORT void __tgt_init_all_rtls() { Runtime::get().loadPlugins(); }
+OMPT_EXPORT void __tgt_init_all_rtls() { Runtime::get().activateAllPlugins(); }
 
 // Data constructs: mapper variants carry source locations, names and mappers.
 #define OMPT_DATA_ENTRY(Suffix, Kind)                                                            \
@@ -243,13 +243,20 @@ OMPT_EXPORT void __tgt_set_info_flag(uint32_t Flags) {
 }
 
 OMPT_EXPORT int __tgt_print_device_info(int64_t DeviceId) {
-  Device *D = Runtime::get().devices().get(DeviceId);
-  if (!D) {
+  if (!Runtime::get().devices().get(DeviceId)) {
     debug::error("__tgt_print_device_info: invalid device number %" PRId64
                  " (there are %d devices)",
                  DeviceId, Runtime::get().devices().size());
     return 0;
   }
+  // The plugin describes a started device: start it (with no image, when
+  // none was registered).
+  Expected<Device *> Ready = Runtime::get().readyDevice(DeviceId, "__tgt_print_device_info");
+  if (!Ready) {
+    debug::error("%s", Ready.error().message().c_str());
+    return 0;
+  }
+  Device *D = *Ready;
   if (!D->plugin().fn().print_device_info) return 0;
   D->plugin().fn().print_device_info(D->pluginDeviceId());
   return 1;

@@ -189,6 +189,11 @@ void Runtime::loadPlugins() {
   if (ConfiguredPolicy_ != OffloadPolicy::Disabled) Devices_.loadPlugins();
 }
 
+void Runtime::activateAllPlugins() {
+  loadPlugins();
+  for (Plugin *P : Devices_.plugins()) (void)Devices_.activate(*P, requiresFlags());
+}
+
 Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
   Device *D = Devices_.get(Id);
   if (!D) return Error(invalidDeviceMessage(Call, Id));

@@ -43,6 +43,12 @@ class Runtime {
 
   // Loads the plugins once, unless OMP_TARGET_OFFLOAD=disabled.
   void loadPlugins();
+  // Loads the plugins and gives every plugin its device numbers, with no
+  // image registered (__tgt_init_all_rtls: device listings such as
+  // llvm-omp-device-info). Programs never call it: their plugins get device
+  // numbers when an image for them is registered, and devices start when
+  // first used.
+  void activateAllPlugins();
   void registerLib(__tgt_bin_desc *Desc);
   void unregisterLib(__tgt_bin_desc *Desc);
 

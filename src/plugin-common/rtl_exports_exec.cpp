@@ -171,6 +171,13 @@ void __tgt_rtl_set_info_flag(uint32_t Flags) noexcept { thePlugin().setInfoFlags
 
 void __tgt_rtl_print_device_info(int32_t DeviceId) noexcept {
   GenericPlugin &P = thePlugin();
+  // LLVM 14's core asks for the listing of a device it has not started
+  // (llvm-omp-device-info): start it here; a later init_device finds it
+  // started.
+  if (Status S = P.initDevice(DeviceId); !S) {
+    P.reportError(makeError("print_device_info: %s", S.error().message().c_str()));
+    return;
+  }
   Expected<GenericDevice *> Dev = P.device(DeviceId, "print_device_info");
   if (!Dev) {
     P.reportError(Dev.error());

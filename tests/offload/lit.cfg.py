@@ -80,6 +80,7 @@ config.substitutions.append(("%clang-plain", config.clang + " -fopenmp"))
 config.substitutions.append(("%run", "env LD_LIBRARY_PATH=" + run_dir))
 config.substitutions.append(("%fcheck", config.filecheck + " %s --allow-unused-prefixes --check-prefixes=" + prefixes))
 config.substitutions.append(("%libdir", run_dir))
+config.substitutions.append(("%llvm14_bin", os.path.join(config.llvm14_dir, "bin")))
 
 # Keep the caller's LIBOMPTARGET_*/OMP_* out of the tests: each test sets what it needs.
 for var in list(os.environ):

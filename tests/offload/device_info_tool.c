@@ -1,0 +1,15 @@
+// LLVM's device listing, llvm-omp-device-info (LLVM 14's binary, which calls
+// __tgt_register_lib with an empty descriptor, __tgt_init_all_rtls,
+// omp_get_num_devices and __tgt_print_device_info), lists every device of
+// every plugin on every mix of cores and plugins: the host plugin's four
+// devices, each started without an image. LLVM 14's host plugin has no
+// print_device_info; device_info_tool_plugin.c checks what ours prints.
+// (This file only carries the RUN lines: the program is LLVM's.)
+// RUN: %run %llvm14_bin/llvm-omp-device-info 2>&1 | %fcheck
+// CHECK: Device (0):
+// CHECK-NEXT: {{^Device 0 \(x86_64 plugin\):$|print_device_info not implemented}}
+// CHECK: Device (3):
+// CHECK-NEXT: {{^Device 3 \(x86_64 plugin\):$|print_device_info not implemented}}
+// CHECK-NOT: Device (4):
+// CHECK-NOT: error
+int main(void) { return 0; }
