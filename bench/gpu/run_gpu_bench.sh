@@ -35,7 +35,10 @@
 #       OMPTARGET_CUDA_MEMORY_POOL=2), and h_map (loops of regions whose maps,
 #       3 x 1 MiB or 3 x 64 MiB, to/from or all tofrom, are created and
 #       deleted every time) on all four sides and on ours without the
-#       memory pool (ours-nopool: OMPTARGET_CUDA_MEMORY_POOL=0).
+#       memory pool (ours-nopool: OMPTARGET_CUDA_MEMORY_POOL=0). Cases a, b
+#       and f also run on ours with each CUDA synchronization mode (sides
+#       ours-spin, ours-yield, ours-blocking: OMPTARGET_CUDA_SYNC_MODE=...;
+#       ours is the default, the primary context's flags left alone).
 #       Logs go to $OUT (when set) or OUT_DIR: gpu-bench.log (every output),
 #       gpu-bench-results.txt (one line per figure), gpu-bench-table.txt.
 #
@@ -44,9 +47,12 @@
 # GPU_BENCH_HARD_S (460: no new case starts after that), GPU_BENCH_TIMEOUT_S
 # (90, per process),
 # GPU_BENCH_CASES (space-separated subset of: a b c_memcpy_d2d_1g
-# c_memcpy_peer_1g d e f g h, where g = g_bw g_lock g_overlap and h = h_alloc
-# h_map, which can also be named alone), GPU_BENCH_BPSM ("0 1 2 4 8"; empty:
-# none), GPU_BENCH_BATCH_MS, GPU_BENCH_REPS (passed through to the programs).
+# c_memcpy_peer_1g d e f g h, where g = g_bw g_lock g_overlap and h =
+# h_alloc h_map, which can also be named alone),
+# GPU_BENCH_BPSM ("0 1 2 4 8"; empty: none), GPU_BENCH_SYNC_MODES ("spin
+# yield blocking"; empty: none), GPU_BENCH_SYNC_CASES (the cases they run
+# for, "a b f"), GPU_BENCH_BATCH_MS, GPU_BENCH_REPS (passed through to the
+# programs).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -164,6 +170,8 @@ run_one() {  # DIR SIDE ROUND CASE
     ours-nomm) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0" ;;
     ours-poolq) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_MEMORY_POOL=2" ;;
     ours-nopool) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_MEMORY_POOL=0" ;;
+    ours-spin|ours-yield|ours-blocking|ours-auto)
+      bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_SYNC_MODE=${side#ours-}" ;;
     *) die "unknown side $side" ;;
   esac
   local arg=$kase
@@ -234,6 +242,7 @@ run() {
     echo "info: $gpus GPU(s): c_memcpy_peer_1g not run"
   fi
   local bpsm=${GPU_BENCH_BPSM-"0 1 2 4 8"}
+  local sync_modes=${GPU_BENCH_SYNC_MODES-"spin yield blocking"} sync_cases=" ${GPU_BENCH_SYNC_CASES:-a b f} "
   local orders=("raw ours llvm devrtl" "ours devrtl llvm raw" "llvm devrtl raw ours")
   local r done_rounds=0 last=0 t_round
   for ((r = 1; r <= rounds; r++)); do
@@ -254,6 +263,10 @@ run() {
       done
       if [ "$kase" = e ]; then
         for b in $bpsm; do run_one "$dir" "ours-bpsm$b" "$r" e; done
+      fi
+      if [[ $sync_cases == *" $kase "* ]]; then
+        local m
+        for m in $sync_modes; do run_one "$dir" "ours-$m" "$r" "$kase"; done
       fi
       case $kase in
         h_alloc) run_one "$dir" ours-nomm "$r" h_alloc; run_one "$dir" ours-poolq "$r" h_alloc ;;
@@ -300,5 +313,5 @@ case ${1:-} in
   build) shift; build "$@" ;;
   smoke) shift; smoke "$@" ;;
   run) shift; run "$@" ;;
-  *) sed -n '2,44p' "$0"; exit 2 ;;
+  *) sed -n '2,55p' "$0"; exit 2 ;;
 esac
