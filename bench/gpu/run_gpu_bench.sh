@@ -39,6 +39,8 @@
 #       and f also run on ours with each CUDA synchronization mode (sides
 #       ours-spin, ours-yield, ours-blocking: OMPTARGET_CUDA_SYNC_MODE=...;
 #       ours is the default, the primary context's flags left alone).
+#       Case f_nowait_4threads: 4 host threads issuing independent nowait
+#       regions (raw: 4 threads launching on their own streams).
 #       Logs go to $OUT (when set) or OUT_DIR: gpu-bench.log (every output),
 #       gpu-bench-results.txt (one line per figure), gpu-bench-table.txt.
 #
@@ -47,8 +49,8 @@
 # GPU_BENCH_HARD_S (460: no new case starts after that), GPU_BENCH_TIMEOUT_S
 # (90, per process),
 # GPU_BENCH_CASES (space-separated subset of: a b c_memcpy_d2d_1g
-# c_memcpy_peer_1g d e f g h, where g = g_bw g_lock g_overlap and h =
-# h_alloc h_map, which can also be named alone),
+# c_memcpy_peer_1g d e f f_nowait_4threads g h, where g = g_bw g_lock
+# g_overlap and h = h_alloc h_map, which can also be named alone),
 # GPU_BENCH_BPSM ("0 1 2 4 8"; empty: none), GPU_BENCH_SYNC_MODES ("spin
 # yield blocking"; empty: none), GPU_BENCH_SYNC_CASES (the cases they run
 # for, "a b f"), GPU_BENCH_BATCH_MS, GPU_BENCH_REPS (passed through to the
@@ -235,7 +237,7 @@ run() {
   missing=$(LD_LIBRARY_PATH="$dir/lib/llvm:$dir/lib/llvm-deps" ldd "$dir/lib/llvm/libomptarget.rtl.cuda.so" | grep 'not found')
   [ -z "$missing" ] || echo "warning: LLVM 14's plugin misses libraries: $missing"
 
-  local cases=${GPU_BENCH_CASES:-"a b c_memcpy_d2d_1g c_memcpy_peer_1g d e f g h"}
+  local cases=${GPU_BENCH_CASES:-"a b c_memcpy_d2d_1g c_memcpy_peer_1g d e f f_nowait_4threads g h"}
   cases=$(echo " $cases " | sed 's/ g / g_bw g_lock g_overlap /; s/ h / h_alloc h_map /')
   if [ "${gpus:-0}" -lt 2 ]; then
     cases=$(echo " $cases " | sed 's/ c_memcpy_peer_1g / /')
@@ -297,10 +299,10 @@ smoke() {
     ncase=$(echo "$out" | grep -c '^case=.* value=')
     nerr=$(echo "$out" | grep -c '^case=.* error=')
     echo "$out" | sed "s/^/[$side] /"
-    # a b c_d2d d_to d_from e f: 7 figures (the peer copy is skipped), g's
-    # pageable ones: 4 copies and the overlap (the locked ones may skip), and
-    # h's 8: 4 alloc + free sizes, 4 map loops
-    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 20 ]; then
+    # a b c_d2d d_to d_from e f f_nowait_4threads: 8 figures (the peer copy
+    # is skipped), g's pageable ones: 4 copies and the overlap (the locked
+    # ones may skip), and h's 8: 4 alloc + free sizes, 4 map loops
+    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 21 ]; then
       echo "smoke $side: FAILED (exit $rc, $ncase figure(s), $nerr error(s))"; status=1
     else
       echo "smoke $side: ok ($ncase figures on the host fallback)"
@@ -313,5 +315,5 @@ case ${1:-} in
   build) shift; build "$@" ;;
   smoke) shift; smoke "$@" ;;
   run) shift; run "$@" ;;
-  *) sed -n '2,55p' "$0"; exit 2 ;;
+  *) sed -n '2,57p' "$0"; exit 2 ;;
 esac
