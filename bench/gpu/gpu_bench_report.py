@@ -8,7 +8,9 @@ Sides: raw, ours, llvm, devrtl (ours, the program built with our device runtime)
 ours-bpsmN (case e with OMPTARGET_CUDA_BLOCKS_PER_SM=N), ours-nomm (case h_alloc
 with LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0), ours-poolq (case h_alloc with
 OMPTARGET_CUDA_MEMORY_POOL=2: synchronous allocations by cuMemAlloc),
-ours-nopool (case h_map with OMPTARGET_CUDA_MEMORY_POOL=0).
+ours-nopool (case h_map with OMPTARGET_CUDA_MEMORY_POOL=0), ours-spin, ours-yield,
+ours-blocking (and ours-auto; cases a, b, f by default, with
+OMPTARGET_CUDA_SYNC_MODE=spin/yield/blocking/auto).
 
 Per side and case the best round is kept (min for times, max for rates: noise
 only makes a run slower); spread = (max - min) / min over the rounds.
@@ -16,6 +18,11 @@ Ratios are of costs (time per operation; for rates, 1/rate):
   ours/raw  = cost(ours) / cost(raw)    1.00 = as fast as raw CUDA, lower is better
   LLVM/ours = cost(llvm) / cost(ours)   above 1: ours is faster than LLVM 14
   %raw      = 100 * cost(raw) / cost(ours)   ours' speed as a share of raw's
+
+The synchronization modes get rows of their own below the first table: per
+case, ours (the default: the primary context's flags left alone) and each
+mode, with mode/raw = cost(ours with the mode) / cost(raw) and LLVM/mode =
+cost(llvm) / cost(ours with the mode).
 
 The locked host memory cases (g_*) get tables of their own below the first
 one: GB/s per direction, size and host memory kind, with locked/pinned =
@@ -39,13 +46,17 @@ from collections import defaultdict
 
 LOWER_UNITS = ("us", "ms")  # times: lower is better; every other unit is a rate (frac: a share, higher is better)
 ORDER = ["a_small_region", "a_small_region_alloc", "b_empty_region", "c_memcpy_d2d_1g", "c_memcpy_peer_1g",
-         "d_update_to_1g", "d_update_from_1g", "e_triad", "f_nowait_chain_10k"]
+         "d_update_to_1g", "d_update_from_1g", "e_triad", "f_nowait_chain_10k", "f_nowait_4threads"]
 # case -> (max ours/raw, min LLVM/ours, text); None where the issue sets no goal
 GOALS = {
     "a_small_region": (1.2, 2.0, "ours<=1.2x raw, >=2x faster than LLVM 14"),
     "c_memcpy_peer_1g": (1 / 0.95, None, "ours>=95% of raw cuMemcpyPeer"),
     "e_triad": (1 / 0.80, None, "ours>=80% of raw CUDA triad"),
+    "f_nowait_4threads": (1.3, None, "ours<=1.3x raw (4 threads, own streams)"),
 }
+# (side, label) of the synchronization mode rows; "ours" is the default.
+SYNC_SIDES = (("ours", "default(unset)"), ("ours-auto", "auto"), ("ours-spin", "spin"), ("ours-yield", "yield"),
+              ("ours-blocking", "blocking"))
 
 
 def parse(path):
@@ -340,6 +351,30 @@ def main():
         if ex:
             print("  raw CUDA best launch: blocks=%s threads=%s (sms=%s)" % (ex.get("blocks"), ex.get("threads"),
                                                                            ex.get("sms")))
+    # CUDA synchronization modes (sides ours-<mode>).
+    scases = [c for c in ORDER if any((s, c) in vals or (s, c) in errors for s, _ in SYNC_SIDES[1:])]
+    if scases:
+        print()
+        print("CUDA synchronization mode (ours; OMPTARGET_CUDA_SYNC_MODE; default(unset) = the primary context's "
+              "flags left alone, the driver's auto;")
+        print("LLVM 14's plugin sets blocking); mode/raw = time(mode) / time(raw), LLVM/mode = time(LLVM 14) / "
+              "time(mode), as above:")
+        for c in scases:
+            u = units.get(c, "?")
+            cr, cl = cost("raw", c), cost("llvm", c)
+            for s, label in SYNC_SIDES:
+                if (s, c) not in vals:
+                    continue
+                cs = cost(s, c)
+                s_r = cs / cr if cs and cr else None
+                l_s = cl / cs if cl and cs else None
+                sp = spread(s, c)
+                print("  %-22s %-15s %10s %-9s  mode/raw %5s  LLVM/mode %5s  spread %s" % (
+                    c, label, fmt(best(s, c), u), u, "%.2f" % s_r if s_r else "-", "%.2f" % l_s if l_s else "-",
+                    "%.0f%%" % (100 * sp) if sp is not None else "-"))
+                summaries.append("summary case=%s side=%s sync_mode=%s value=%s mode_over_raw=%s llvm_over_mode=%s"
+                                 % (c, s, label, best(s, c), "%.3f" % s_r if s_r else "na",
+                                    "%.3f" % l_s if l_s else "na"))
     # The same program built with our device runtime (side devrtl).
     dcases = [c for c in cases if ("devrtl", c) in vals]
     if dcases:
@@ -365,7 +400,7 @@ def main():
         print()
         print("errors / skipped:")
         for (s, c), e in sorted(errors.items()):
-            print("  %-10s %-22s %s" % (s, c, ", ".join(sorted(set(e)))))
+            print("  %-13s %-22s %s" % (s, c, ", ".join(sorted(set(e)))))
     print()
     for line in summaries:
         print(line)

@@ -28,6 +28,10 @@
 //                        tuned (threads x blocks/SM swept, best kept)          TB/s
 //   f_nowait_chain_10k   10,000 launches of the small kernel on one stream,
 //                        one cuStreamSynchronize                               regions/s
+//   f_nowait_4threads    4 std::threads, each with its own
+//                        CU_STREAM_NON_BLOCKING stream and array: 25,000
+//                        launches of the atomic-increment kernel on it, then
+//                        cuStreamSynchronize; launches of all threads          regions/s
 //   Host memory kinds (group `g` = g_bw g_lock g_overlap):
 //   g_{h2d,d2h}_{4m,1g}_pageable    cuMemcpy{HtoD,DtoH}Async + sync of 4 MiB /
 //                        1 GiB of malloc memory (`g_bw`: all the g_h2d/g_d2h
@@ -66,12 +70,14 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -127,6 +133,12 @@ __global__ void emptyKernel() {}
 __global__ void inc256(float *x) {
   int i = threadIdx.x;
   if (i < kVecN) x[i] += 1.0f;
+}
+// Case f_nowait_4threads: the OpenMP regions increment atomically (they may
+// overlap on the GPU); the same kernel here.
+__global__ void inc256Atomic(float *x) {
+  int i = threadIdx.x;
+  if (i < kVecN) atomicAdd(&x[i], 1.0f);
 }
 __global__ void fillFloat(float *p, size_t n) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
@@ -444,6 +456,87 @@ void caseF() {
     if (h[i] != (float)i + (float)(warm + reps * count)) throw Failure{"wrong-result"};
   check(cuMemFree(x), "cuMemFree");
   report("f_nowait_chain_10k", v, "regions/s", "regions=" + std::to_string(count));
+}
+
+// ---------------------------------- independent launches, 4 host threads ----
+// f_nowait_4threads: 4 std::threads, each with its own CU_STREAM_NON_BLOCKING
+// stream and array, launch the kernel `count` times on their stream and
+// synchronize it. A rep is timed from the moment the main thread opens the
+// start gate (every thread started, the context current on it) until the last
+// thread's cuStreamSynchronize returned; value = launches of all threads /
+// time, as omp_gpu_bench.c's barrier-to-barrier figure.
+void caseF4() {
+  constexpr int kThreads = 4;
+  const int count = g_smoke ? 200 : 25000, warm = g_smoke ? 20 : 200;
+  CUfunction f = func((const void *)inc256Atomic);
+  CUstream streams[kThreads];
+  CUdeviceptr xs[kThreads];
+  float h[kVecN];
+  for (int t = 0; t < kThreads; ++t) {
+    check(cuStreamCreate(&streams[t], CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    for (int i = 0; i < kVecN; ++i) h[i] = (float)(1000 * t) + (float)i;
+    check(cuMemAlloc(&xs[t], sizeof h), "cuMemAlloc");
+    check(cuMemcpyHtoD(xs[t], h, sizeof h), "cuMemcpyHtoD");
+  }
+  // One rep of k launches per thread: its rate (launches/s), or a Failure.
+  auto rep = [&](int k) {
+    std::atomic<int> ready{0}, done{0};
+    std::atomic<bool> go{false};
+    std::string errors[kThreads];
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        CUresult ctx = cuCtxSetCurrent(g_ctx[0]);
+        ready.fetch_add(1);
+        while (!go.load(std::memory_order_acquire)) {
+        }
+        try {
+          check(ctx, "cuCtxSetCurrent");
+          CUdeviceptr x = xs[t];
+          void *args[] = {&x};
+          for (int i = 0; i < k; ++i)
+            check(cuLaunchKernel(f, 1, 1, 1, kVecN, 1, 1, 0, streams[t], args, nullptr), "cuLaunchKernel");
+          check(cuStreamSynchronize(streams[t]), "cuStreamSynchronize");
+        } catch (const Failure &e) {
+          errors[t] = e.what;
+        }
+        done.fetch_add(1, std::memory_order_release);
+      });
+    while (ready.load() < kThreads) {
+    }
+    double t0 = now_ns();
+    go.store(true, std::memory_order_release);
+    while (done.load(std::memory_order_acquire) < kThreads) {
+    }
+    double t1 = now_ns();
+    for (auto &th : threads) th.join();
+    for (const std::string &e : errors)
+      if (!e.empty()) throw Failure{e};
+    return (double)kThreads * (double)k / ((t1 - t0) / 1e9);
+  };
+  rep(warm);
+  std::vector<double> v;
+  int reps = repsOr(3);
+  double start = now_ns();
+  for (int r = 0; r < reps; ++r) {
+    v.push_back(rep(count));
+    if (now_ns() - start > 20e9) reps = r + 1;
+  }
+  bool ok = true;
+  for (int t = 0; t < kThreads; ++t) {
+    check(cuMemcpyDtoH(h, xs[t], sizeof h), "cuMemcpyDtoH");
+    for (int i = 0; i < kVecN && ok; ++i)
+      if (h[i] != (float)(1000 * t) + (float)i + (float)(warm + reps * count)) {
+        printf("info f4 thread %d x[%d]=%g want %g\n", t, i, h[i],
+               (float)(1000 * t) + (float)i + (float)(warm + reps * count));
+        ok = false;
+      }
+    check(cuMemFree(xs[t]), "cuMemFree");
+    check(cuStreamDestroy(streams[t]), "cuStreamDestroy");
+  }
+  if (!ok) throw Failure{"wrong-result"};
+  report("f_nowait_4threads", v, "regions/s",
+         "threads=" + std::to_string(kThreads) + " regions_per_thread=" + std::to_string(count));
 }
 
 // ---------------------------------------------------- host memory kinds ----
@@ -893,6 +986,7 @@ int main(int argc, char **argv) {
         {"d_update_to_1g", "d d_update*", caseD},
         {"e_triad", "e", caseE},
         {"f_nowait_chain_10k", "f", caseF},
+        {"f_nowait_4threads", "f4", caseF4},
         {"g_h2d_4m_pageable", "g g_bw g_h2d_4m_* g_d2h_4m_*", [] { caseGBw(false); }},
         {"g_h2d_1g_pageable", "g g_bw g_h2d_1g_* g_d2h_1g_*", [] { caseGBw(true); }},
         {"g_lock_unlock_4m", "g g_lock", [] { caseGLock(false); }},

@@ -35,7 +35,12 @@
 #       OMPTARGET_CUDA_MEMORY_POOL=2), and h_map (loops of regions whose maps,
 #       3 x 1 MiB or 3 x 64 MiB, to/from or all tofrom, are created and
 #       deleted every time) on all four sides and on ours without the
-#       memory pool (ours-nopool: OMPTARGET_CUDA_MEMORY_POOL=0).
+#       memory pool (ours-nopool: OMPTARGET_CUDA_MEMORY_POOL=0). Cases a, b
+#       and f also run on ours with each CUDA synchronization mode (sides
+#       ours-spin, ours-yield, ours-blocking: OMPTARGET_CUDA_SYNC_MODE=...;
+#       ours is the default, the primary context's flags left alone).
+#       Case f_nowait_4threads: 4 host threads issuing independent nowait
+#       regions (raw: 4 threads launching on their own streams).
 #       Logs go to $OUT (when set) or OUT_DIR: gpu-bench.log (every output),
 #       gpu-bench-results.txt (one line per figure), gpu-bench-table.txt.
 #
@@ -44,9 +49,12 @@
 # GPU_BENCH_HARD_S (460: no new case starts after that), GPU_BENCH_TIMEOUT_S
 # (90, per process),
 # GPU_BENCH_CASES (space-separated subset of: a b c_memcpy_d2d_1g
-# c_memcpy_peer_1g d e f g h, where g = g_bw g_lock g_overlap and h = h_alloc
-# h_map, which can also be named alone), GPU_BENCH_BPSM ("0 1 2 4 8"; empty:
-# none), GPU_BENCH_BATCH_MS, GPU_BENCH_REPS (passed through to the programs).
+# c_memcpy_peer_1g d e f f_nowait_4threads g h, where g = g_bw g_lock
+# g_overlap and h = h_alloc h_map, which can also be named alone),
+# GPU_BENCH_BPSM ("0 1 2 4 8"; empty: none), GPU_BENCH_SYNC_MODES ("spin
+# yield blocking"; empty: none), GPU_BENCH_SYNC_CASES (the cases they run
+# for, "a b f"), GPU_BENCH_BATCH_MS, GPU_BENCH_REPS (passed through to the
+# programs).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -164,6 +172,8 @@ run_one() {  # DIR SIDE ROUND CASE
     ours-nomm) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0" ;;
     ours-poolq) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_MEMORY_POOL=2" ;;
     ours-nopool) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_MEMORY_POOL=0" ;;
+    ours-spin|ours-yield|ours-blocking|ours-auto)
+      bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_SYNC_MODE=${side#ours-}" ;;
     *) die "unknown side $side" ;;
   esac
   local arg=$kase
@@ -227,13 +237,14 @@ run() {
   missing=$(LD_LIBRARY_PATH="$dir/lib/llvm:$dir/lib/llvm-deps" ldd "$dir/lib/llvm/libomptarget.rtl.cuda.so" | grep 'not found')
   [ -z "$missing" ] || echo "warning: LLVM 14's plugin misses libraries: $missing"
 
-  local cases=${GPU_BENCH_CASES:-"a b c_memcpy_d2d_1g c_memcpy_peer_1g d e f g h"}
+  local cases=${GPU_BENCH_CASES:-"a b c_memcpy_d2d_1g c_memcpy_peer_1g d e f f_nowait_4threads g h"}
   cases=$(echo " $cases " | sed 's/ g / g_bw g_lock g_overlap /; s/ h / h_alloc h_map /')
   if [ "${gpus:-0}" -lt 2 ]; then
     cases=$(echo " $cases " | sed 's/ c_memcpy_peer_1g / /')
     echo "info: $gpus GPU(s): c_memcpy_peer_1g not run"
   fi
   local bpsm=${GPU_BENCH_BPSM-"0 1 2 4 8"}
+  local sync_modes=${GPU_BENCH_SYNC_MODES-"spin yield blocking"} sync_cases=" ${GPU_BENCH_SYNC_CASES:-a b f} "
   local orders=("raw ours llvm devrtl" "ours devrtl llvm raw" "llvm devrtl raw ours")
   local r done_rounds=0 last=0 t_round
   for ((r = 1; r <= rounds; r++)); do
@@ -254,6 +265,10 @@ run() {
       done
       if [ "$kase" = e ]; then
         for b in $bpsm; do run_one "$dir" "ours-bpsm$b" "$r" e; done
+      fi
+      if [[ $sync_cases == *" $kase "* ]]; then
+        local m
+        for m in $sync_modes; do run_one "$dir" "ours-$m" "$r" "$kase"; done
       fi
       case $kase in
         h_alloc) run_one "$dir" ours-nomm "$r" h_alloc; run_one "$dir" ours-poolq "$r" h_alloc ;;
@@ -284,10 +299,10 @@ smoke() {
     ncase=$(echo "$out" | grep -c '^case=.* value=')
     nerr=$(echo "$out" | grep -c '^case=.* error=')
     echo "$out" | sed "s/^/[$side] /"
-    # a b c_d2d d_to d_from e f: 7 figures (the peer copy is skipped), g's
-    # pageable ones: 4 copies and the overlap (the locked ones may skip), and
-    # h's 8: 4 alloc + free sizes, 4 map loops
-    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 20 ]; then
+    # a b c_d2d d_to d_from e f f_nowait_4threads: 8 figures (the peer copy
+    # is skipped), g's pageable ones: 4 copies and the overlap (the locked
+    # ones may skip), and h's 8: 4 alloc + free sizes, 4 map loops
+    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 21 ]; then
       echo "smoke $side: FAILED (exit $rc, $ncase figure(s), $nerr error(s))"; status=1
     else
       echo "smoke $side: ok ($ncase figures on the host fallback)"
@@ -300,5 +315,5 @@ case ${1:-} in
   build) shift; build "$@" ;;
   smoke) shift; smoke "$@" ;;
   run) shift; run "$@" ;;
-  *) sed -n '2,44p' "$0"; exit 2 ;;
+  *) sed -n '2,57p' "$0"; exit 2 ;;
 esac

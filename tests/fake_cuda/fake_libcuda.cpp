@@ -24,6 +24,19 @@
 // synchronize. OMPTARGET_FAKE_CUDA_POOL_STATS=1 prints, at exit, per pool:
 // allocations, how many reused a kept block, blocks taken from the capacity,
 // trims, and the bytes held at the end.
+//
+// Primary contexts: one per device, created by the first
+// cuDevicePrimaryCtxRetain that finds it inactive (retain and release count)
+// with the flags cuDevicePrimaryCtxSetFlags gave it (initially
+// OMPTARGET_FAKE_CUDA_PRIMARY_CTX_FLAGS, default 0, CU_CTX_SCHED_AUTO);
+// cuDevicePrimaryCtxGetState reports the flags and whether it is active. As
+// CUDA 11's cuDevicePrimaryCtxSetFlags_v2, setting flags is accepted while it
+// is active. OMPTARGET_FAKE_CUDA_PRIMARY_CTX_ACTIVE=1: every device's primary
+// context is active from the start, created with those flags and retained
+// once (as by the application's CUDA runtime, which never releases it here).
+// OMPTARGET_FAKE_CUDA_CTX_STATS=1 prints, at exit, per device whose primary
+// context was asked about: the flags it was created with, its flags at exit,
+// and how many cuDevicePrimaryCtxSetFlags calls it had.
 // Fault injection, for the plugin's error paths:
 //   OMPTARGET_FAKE_CUDA_MEMORY=N        cuMemAlloc / cuMemAllocFromPoolAsync
 //                                       of more than N bytes fails with
@@ -42,6 +55,9 @@
 //   OMPTARGET_FAKE_CUDA_HOST_REGISTER_ERROR=N  cuMemHostRegister fails with
 //                                       CUresult N (e.g. 2
 //                                       CUDA_ERROR_OUT_OF_MEMORY)
+//   OMPTARGET_FAKE_CUDA_SET_FLAGS_ERROR=N  cuDevicePrimaryCtxSetFlags fails
+//                                       with CUresult N (e.g. 1
+//                                       CUDA_ERROR_INVALID_VALUE)
 //   OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES=1  cuGetErrorName/String fail with
 //                                       CUDA_ERROR_DEINITIALIZED, as a driver
 //                                       that is shutting down may
@@ -80,7 +96,6 @@ struct Token {
 };
 
 std::mutex Mutex;  // guards the containers below
-std::vector<std::unique_ptr<FakeContext>> Contexts;
 // Pinned host memory by address: cuMemAllocHost blocks and cuMemHostRegister
 // ranges (begin -> size, registered). Interior pointers are found, as the
 // real driver's pointer attributes find them.
@@ -114,6 +129,40 @@ const auto HostRegisterError =
 const bool NoErrorNames = envSize("OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES", 0) != 0;
 const size_t Capacity = envSize("OMPTARGET_FAKE_CUDA_CAPACITY", size_t(1) << 34);
 const bool PoolsSupported = envSize("OMPTARGET_FAKE_CUDA_MEMORY_POOLS", 1) != 0;
+const auto SetFlagsError = static_cast<CUresult>(envSize("OMPTARGET_FAKE_CUDA_SET_FLAGS_ERROR", 0));
+
+// A device's primary context (Mutex held).
+struct PrimaryContext {
+  FakeContext Context;
+  unsigned Flags = 0;
+  unsigned FlagsAtCreation = 0;
+  int Retains = 0;
+  unsigned SetFlagsCalls = 0;
+};
+std::map<int, PrimaryContext> Primaries;  // by device, made on first use
+PrimaryContext &primary(int Device) {
+  auto [It, New] = Primaries.try_emplace(Device);
+  if (New) {
+    It->second.Context.Device = Device;
+    It->second.Flags = static_cast<unsigned>(envSize("OMPTARGET_FAKE_CUDA_PRIMARY_CTX_FLAGS", 0));
+    It->second.FlagsAtCreation = It->second.Flags;
+    if (envSize("OMPTARGET_FAKE_CUDA_PRIMARY_CTX_ACTIVE", 0) != 0) It->second.Retains = 1;
+  }
+  return It->second;
+}
+void printContextStats() {
+  std::lock_guard Lock(Mutex);
+  for (const auto &[Device, P] : Primaries)
+    std::fprintf(stderr,
+                 "fake cuda device %d: primary context created with flags 0x%x, flags 0x%x at "
+                 "exit, %u cuDevicePrimaryCtxSetFlags call(s)\n",
+                 Device, P.FlagsAtCreation, P.Flags, P.SetFlagsCalls);
+}
+const bool ContextStats = [] {
+  if (envSize("OMPTARGET_FAKE_CUDA_CTX_STATS", 0) == 0) return false;
+  std::atexit(printContextStats);
+  return true;
+}();
 
 // Device memory (Mutex held): every live block by address, and how much of
 // the capacity is taken (live cuMemAlloc blocks plus what pools hold).
@@ -189,6 +238,7 @@ constexpr ErrorText kErrors[] = {
     {CUDA_ERROR_DEINITIALIZED, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
     {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
     {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
     {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
     {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {CUDA_ERROR_ILLEGAL_INSTRUCTION, "CUDA_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was encountered"},
@@ -309,12 +359,39 @@ CUresult cuDeviceCanAccessPeer(int *Can, CUdevice, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice D) {
+  if (D < 0 || D >= numDevices()) return CUDA_ERROR_INVALID_DEVICE;
   std::lock_guard Lock(Mutex);
-  Contexts.push_back(std::make_unique<FakeContext>(FakeContext{D}));
-  *Ctx = reinterpret_cast<CUcontext>(Contexts.back().get());
+  PrimaryContext &P = primary(D);
+  if (P.Retains++ == 0) P.FlagsAtCreation = P.Flags;
+  *Ctx = reinterpret_cast<CUcontext>(&P.Context);
   return CUDA_SUCCESS;
 }
-CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease(CUdevice D) {
+  if (D < 0 || D >= numDevices()) return CUDA_ERROR_INVALID_DEVICE;
+  std::lock_guard Lock(Mutex);
+  PrimaryContext &P = primary(D);
+  if (P.Retains == 0) return CUDA_ERROR_INVALID_CONTEXT;
+  --P.Retains;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxGetState(CUdevice D, unsigned int *Flags, int *Active) {
+  if (D < 0 || D >= numDevices()) return CUDA_ERROR_INVALID_DEVICE;
+  if (!Flags || !Active) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard Lock(Mutex);
+  PrimaryContext &P = primary(D);
+  *Flags = P.Flags;
+  *Active = P.Retains > 0 ? 1 : 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxSetFlags(CUdevice D, unsigned int Flags) {
+  if (D < 0 || D >= numDevices()) return CUDA_ERROR_INVALID_DEVICE;
+  if (SetFlagsError != CUDA_SUCCESS) return SetFlagsError;
+  std::lock_guard Lock(Mutex);
+  PrimaryContext &P = primary(D);
+  ++P.SetFlagsCalls;
+  P.Flags = Flags;
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxSetCurrent(CUcontext Ctx) {
   Current = Ctx;
   return CUDA_SUCCESS;

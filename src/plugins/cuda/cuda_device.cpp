@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuda_driver.h"
+#include "cuda_sync_mode.h"
 #include "debug.h"
 #include "env.h"
 #include "generic_plugin.h"
@@ -51,6 +52,8 @@ Status CudaDevice::checkOnStream(CUresult R, const char *What, void *Queue) {
 Status CudaDevice::initImpl() {
   const Driver &D = driver();
   if (Status S = check(D.cuDeviceGet(&Device_, id()), "cuDeviceGet"); !S) return S;
+  // Before the retain: a primary context's flags are chosen before it exists.
+  applySyncMode(D, Device_, id(), syncModeFromEnvironment());
   if (Status S = check(D.cuDevicePrimaryCtxRetain(&Context_, Device_), "cuDevicePrimaryCtxRetain");
       !S) {
     Context_ = nullptr;

@@ -2,7 +2,8 @@
 // loaded modules and kernel launches.
 //
 //   * Context: the device's primary context, retained at init and released
-//     at deinit. Every hook first makes it current on the calling thread
+//     at deinit; before the retain, OMPTARGET_CUDA_SYNC_MODE may set its
+//     scheduling flags (cuda_sync_mode.h). Every hook first makes it current on the calling thread
 //     (cuCtxSetCurrent: a thread-local store in the driver; done on every
 //     call rather than cached, because the application may switch the
 //     current context itself through the CUDA runtime in between).

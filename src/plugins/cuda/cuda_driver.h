@@ -5,9 +5,11 @@
 // versioned name cuda.h maps it to (cuMemAlloc -> cuMemAlloc_v2 ...). When the
 // library is missing, cuInit fails (no GPU, no permission) or any required
 // entry point is absent (a driver older than the plugin needs), driver()
-// reports why and the plugin counts 0 devices. The optional entry points (the
-// stream-ordered allocator's, CUDA 11.2) may be missing: their fields stay
-// null and hasMemoryPools() says whether all of them are there.
+// reports why and the plugin counts 0 devices. The required entry points are
+// all in CUDA 11.0's driver (the _v2 primary-context ones, release and set
+// flags, came with it). The optional entry points (the stream-ordered
+// allocator's, CUDA 11.2) may be missing: their fields stay null and
+// hasMemoryPools() says whether all of them are there.
 //
 // Thread safety: the driver is loaded once (a function-local static); the
 // table is immutable afterwards and may be read from any thread.
@@ -37,6 +39,8 @@ namespace omptarget::cuda {
   X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                                             \
   X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                       \
   X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")                                  \
+  X(cuDevicePrimaryCtxGetState, "cuDevicePrimaryCtxGetState")                                   \
+  X(cuDevicePrimaryCtxSetFlags, "cuDevicePrimaryCtxSetFlags_v2")                                \
   X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                         \
   X(cuCtxSynchronize, "cuCtxSynchronize")                                                       \
   X(cuCtxSetLimit, "cuCtxSetLimit")                                                             \

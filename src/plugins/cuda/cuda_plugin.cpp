@@ -13,6 +13,8 @@
 //   LIBOMPTARGET_SHARED_MEMORY_SIZE              dynamic shared memory per launch
 //   LIBOMPTARGET_DEVICE_RTL_DEBUG                device runtime debug kind
 //   OMPTARGET_CUDA_MEMORY_POOL                   the device's memory pool (cuda_pool.h)
+//   OMPTARGET_CUDA_SYNC_MODE                     the primary context's scheduling flags
+//                                                (cuda_sync_mode.h; read once, at the first)
 //   OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMP_TEAM_LIMIT,
 //   OMPTARGET_CUDA_BLOCKS_PER_SM                 launch sizing (launch_sizing.h)
 // and, when the driver is loaded (the device count):
