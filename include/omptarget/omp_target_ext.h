@@ -21,6 +21,8 @@
  *   llvm_omp_target_free_host     LLVM's: free memory of the matching
  *   llvm_omp_target_free_shared   llvm_omp_target_alloc_* (also declared
  *   llvm_omp_target_free_device   here)
+ *   omptarget_get_device_properties  ours: a device's properties as text
+ *                                 (key, value) pairs, for device listings
  *
  * The asynchronous routines create a task that does the work of their
  * synchronous variant after the dependences of the depend objects in
@@ -37,6 +39,20 @@
  * GPU's UUID ("GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx") on CUDA devices,
  * "<plugin>-<n>" ("x86_64-0") on host-plugin devices.
  *
+ * omptarget_get_device_properties(device_num, fn, ctx) calls fn(ctx, key,
+ * value) once per property of device device_num (0..omp_get_num_devices()-1;
+ * not the initial device), in display order, and returns 0; both strings
+ * live only during the call. First the core's keys: device_num, plugin
+ * ("x86_64", "cuda"), plugin_device_id, uid (omp_get_uid_from_device) and
+ * peers (the other device numbers it copies to directly, comma-separated;
+ * "" for none); then the plugin's (name, memory_total_bytes, queue_mode, ...:
+ * docs/plugin-abi.md lists them). Integer values are in decimal. The device,
+ * and the other devices of its plugin, are started by the call, with no
+ * image needed. Devices get numbers when an image for their plugin is
+ * registered; a listing calls __tgt_init_all_rtls() first to number every
+ * plugin's devices (omptarget-info does). An invalid device_num or a device
+ * that cannot start: nonzero, with a "Libomptarget error:" message.
+ *
  * clang 14 rejects `device(omp_initial_device)` on a construct (a negative
  * constant); a device clause whose variable holds -1 cannot be told from no
  * device clause (both pass -1): the construct runs on the default device.
@@ -52,6 +68,7 @@
 #define OMPTARGET_HAS_MEMCPY_ASYNC 1
 #define OMPTARGET_HAS_MEMSET 1
 #define OMPTARGET_HAS_DEVICE_UID 1
+#define OMPTARGET_HAS_DEVICE_PROPERTIES 1
 
 /* LLVM's later <omp.h> defines these as macros; a <omp.h> that declares them
  * some other way must not be mixed with this header. */
@@ -97,6 +114,10 @@ void llvm_omp_target_free_shared(void *ptr, int device_num);
    NULL on failure; reference-counted per device (docs/usage.md). */
 void *llvm_omp_target_lock_mem(void *ptr, size_t size, int device_num);
 void llvm_omp_target_unlock_mem(void *ptr, int device_num);
+
+int omptarget_get_device_properties(int device_num,
+                                    void (*fn)(void *ctx, const char *key, const char *value),
+                                    void *ctx);
 
 #ifdef __cplusplus
 }

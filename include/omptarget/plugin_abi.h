@@ -38,6 +38,16 @@
 // inside it, pinning fails) is no error: OFFLOAD_SUCCESS with *LockedPtr
 // null and a trace line that says why, no error line. A locked range is
 // unlocked with data_unlock.
+// `device_properties`, also ours: describes one device as (key, value) text
+// pairs: starts the device if it is not started (no image needed, as
+// print_device_info), then calls Fn(Ctx, Key, Value) once per property in
+// display order and returns OFFLOAD_SUCCESS (OFFLOAD_FAIL, with an error
+// line, for an invalid device, a device that does not start or a null Fn).
+// Keys are stable snake_case names (`name`, `compute_capability`,
+// `memory_total_bytes`, `queue_mode`, ...; docs/plugin-abi.md lists ours);
+// a value is NUL-terminated text, an integer in decimal where it is a count
+// or a size (`_bytes`, `_khz` keys), and both strings live only during the
+// call. print_device_info prints the same properties with human labels.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -99,6 +109,9 @@ typedef struct __tgt_interop_info {
   int32_t DeviceIsInt;
 } __tgt_interop_info;
 
+// What device_properties calls once per property.
+typedef void (*__tgt_device_property_fn)(void *Ctx, const char *Key, const char *Value);
+
 #define OMPTARGET_PLUGIN_ENTRIES(REQ, OPT)                                                        \
   REQ(is_valid_binary, int32_t, (__tgt_device_image * Image))                                     \
   REQ(number_of_devices, int32_t, ())                                                             \
@@ -155,4 +168,5 @@ typedef struct __tgt_interop_info {
   OPT(is_accessible_ptr, int32_t, (int32_t DeviceId, const void *Ptr, int64_t Size))              \
   OPT(interop_info, int32_t, (int32_t DeviceId, uint32_t Version, __tgt_interop_info * Info))     \
   OPT(release_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))                  \
-  OPT(data_try_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr))
+  OPT(data_try_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr))   \
+  OPT(device_properties, int32_t, (int32_t DeviceId, __tgt_device_property_fn Fn, void *Ctx))

@@ -3,7 +3,6 @@
 #include <cinttypes>
 #include <limits>
 #include <memory>
-#include <string_view>
 
 #include "async_info.h"
 #include "debug.h"
@@ -81,14 +80,7 @@ const char *Device::uid() {
       Uid_ = Uid;
       return;
     }
-    // "libomptarget.rtl.x86_64.so" (perhaps with a directory) -> "x86_64".
-    std::string Name = Plugin_.name();
-    if (size_t Slash = Name.rfind('/'); Slash != std::string::npos) Name.erase(0, Slash + 1);
-    constexpr std::string_view Prefix = "libomptarget.rtl.", Suffix = ".so";
-    if (Name.size() > Prefix.size() + Suffix.size() && Name.starts_with(Prefix) &&
-        Name.ends_with(Suffix))
-      Name = Name.substr(Prefix.size(), Name.size() - Prefix.size() - Suffix.size());
-    Uid_ = formatString("%s-%d", Name.c_str(), PluginDeviceId_);
+    Uid_ = formatString("%s-%d", Plugin_.targetName().c_str(), PluginDeviceId_);
   });
   return Uid_.c_str();
 }

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <string_view>
+
 #include "debug.h"
 
 namespace omptarget::core {
@@ -38,5 +40,15 @@ std::unique_ptr<Plugin> Plugin::fromFunctions(std::string Name, const PluginFunc
 // Plugins stay loaded until the runtime is torn down at process exit;
 // closing them earlier would unmap code that device images may still call.
 Plugin::~Plugin() = default;
+
+std::string Plugin::targetName() const {
+  std::string Name = Name_;
+  if (size_t Slash = Name.rfind('/'); Slash != std::string::npos) Name.erase(0, Slash + 1);
+  constexpr std::string_view Prefix = "libomptarget.rtl.", Suffix = ".so";
+  if (Name.size() > Prefix.size() + Suffix.size() && Name.starts_with(Prefix) &&
+      Name.ends_with(Suffix))
+    Name = Name.substr(Prefix.size(), Name.size() - Prefix.size() - Suffix.size());
+  return Name;
+}
 
 }  // namespace omptarget::core

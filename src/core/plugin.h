@@ -39,6 +39,10 @@ class Plugin {
   Plugin &operator=(const Plugin &) = delete;
 
   const std::string &name() const { return Name_; }
+  // The target name in the file name: "libomptarget.rtl.x86_64.so" (perhaps
+  // with a directory) -> "x86_64"; a name of another form, without its
+  // directory.
+  std::string targetName() const;
   const PluginFunctions &fn() const { return Fns_; }
   bool hasAsync() const { return Fns_.synchronize != nullptr; }
   bool hasEvents() const {

@@ -1,7 +1,6 @@
 #include "generic_device.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "debug.h"
 #include "entry_range.h"
@@ -250,20 +249,6 @@ Status GenericDevice::exchangeImpl(const void *, GenericDevice &Dst, void *, siz
 
 bool GenericDevice::isDataExchangeable(const GenericDevice &Dst) const {
   return &Dst.Plugin_ == &Plugin_ && isDataExchangeableImpl(Dst);
-}
-
-void GenericDevice::printInfo() {
-  std::printf("    Plugin:                        %s\n", Plugin_.name().c_str());
-  std::printf("    Device number:                 %d of %d\n", DeviceId_,
-              Plugin_.numberOfDevices());
-  std::printf("    Loaded images:                 %zu\n", numImages());
-  std::printf("    Queues created:                %zu\n", QueuePool_.numCreated());
-  std::printf("    Events created:                %zu\n", EventPool_.numCreated());
-  std::printf("    Memory manager threshold:      %zu bytes\n", MemoryManager_.threshold());
-  std::printf("    Cached blocks:                 %zu (%zu bytes)\n", MemoryManager_.numCached(),
-              MemoryManager_.cachedBytes());
-  printInfoImpl();
-  std::fflush(stdout);
 }
 
 }  // namespace omptarget::plugin

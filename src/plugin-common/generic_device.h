@@ -57,6 +57,7 @@
 #include "omptarget/abi.h"
 #include "omptarget/plugin_abi.h"
 #include "pinned_map.h"
+#include "property_sink.h"
 #include "queue_releases.h"
 #include "resource_pool.h"
 
@@ -165,6 +166,12 @@ class GenericDevice : private HostPinner {
   // test (direct::maySkipChecks) and fall back to the generic functions.
   virtual void specializeDirect(__tgt_direct_device & /*Table*/) const {}
 
+  // The device's properties in display order (device_properties):
+  // describeImpl's, then every device's own (images, queues, events, memory
+  // manager, pinned map). device_description.cpp.
+  void describe(PropertySink &Sink);
+  // print_device_info: describe's properties on stdout, one labelled line
+  // each (support/device_properties.h).
   void printInfo();
 
   // Name of a kernel loaded on this device, or nullopt.
@@ -372,7 +379,11 @@ class GenericDevice : private HostPinner {
   virtual Status initDeviceInfoImpl(__tgt_device_info &Info);
   // Fills the fields the device has values for; Info arrives zeroed.
   virtual void interopInfoImpl(__tgt_interop_info & /*Info*/) const {}
-  virtual void printInfoImpl() {}
+  // The device's own properties, first in describe's list: by convention
+  // `name` and `device_type` first, then what the hardware and the plugin's
+  // settings are (keys: snake_case, stable; a new key gets a label in
+  // support/device_properties.cpp).
+  virtual void describeImpl(PropertySink & /*Sink*/) {}
 
   // Default initial pool sizes when the environment does not set them.
   virtual size_t defaultInitialQueues() const { return 1; }

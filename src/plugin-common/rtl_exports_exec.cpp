@@ -1,5 +1,6 @@
 // Exported entries: kernel launch, queues, events, pinned memory, settings,
-// device ids and host-memory accessibility.
+// device ids, host-memory accessibility and the device's description
+// (print_device_info and device_properties: GenericDevice::describe).
 #include <cstdio>
 
 #include "exporter.h"
@@ -7,6 +8,35 @@
 using namespace omptarget;
 using namespace omptarget::plugin;
 using namespace omptarget::plugin::exporter;
+
+namespace {
+
+// The device DeviceId, started if it is not: LLVM 14's core asks for the
+// listing of a device it has not started (llvm-omp-device-info), and so do
+// device listings through our core; a later init_device finds it started.
+Expected<GenericDevice *> startedDevice(int32_t DeviceId, const char *Call) {
+  GenericPlugin &P = thePlugin();
+  if (GenericDevice *Dev = P.readyDevice(DeviceId)) return Dev;
+  if (DeviceId >= 0 && DeviceId < P.numberOfDevices()) {
+    if (Status S = P.initDevice(DeviceId); !S)
+      return makeError("%s: %s", Call, S.error().message().c_str());
+  }
+  return P.device(DeviceId, Call);  // or why there is none ("invalid device id")
+}
+
+// Hands each property to the core's function (device_properties).
+class CallbackSink final : public PropertySink {
+ public:
+  CallbackSink(__tgt_device_property_fn Fn, void *Ctx) : Fn_(Fn), Ctx_(Ctx) {}
+  using PropertySink::add;
+  void add(const char *Key, const std::string &Value) override { Fn_(Ctx_, Key, Value.c_str()); }
+
+ private:
+  __tgt_device_property_fn Fn_;
+  void *Ctx_;
+};
+
+}  // namespace
 
 extern "C" {
 
@@ -170,25 +200,25 @@ int32_t __tgt_rtl_is_accessible_ptr(int32_t DeviceId, const void *Ptr, int64_t S
 void __tgt_rtl_set_info_flag(uint32_t Flags) noexcept { thePlugin().setInfoFlags(Flags); }
 
 void __tgt_rtl_print_device_info(int32_t DeviceId) noexcept {
-  GenericPlugin &P = thePlugin();
-  // LLVM 14's core asks for the listing of a device it has not started
-  // (llvm-omp-device-info): start it here; a later init_device finds it
-  // started.
-  if (Status S = P.initDevice(DeviceId); !S) {
-    P.reportError(makeError("print_device_info: %s", S.error().message().c_str()));
-    return;
-  }
-  Expected<GenericDevice *> Dev = P.device(DeviceId, "print_device_info");
-  if (!Dev) {
-    P.reportError(Dev.error());
-    return;
-  }
-  std::printf("Device %d (%s plugin):\n", DeviceId, P.name().c_str());
-  try {
+  (void)guard("print_device_info", [&]() -> Status {
+    Expected<GenericDevice *> Dev = startedDevice(DeviceId, "print_device_info");
+    if (!Dev) return Dev.takeError();
+    std::printf("Device %d (%s plugin):\n", DeviceId, thePlugin().name().c_str());
     (*Dev)->printInfo();
-  } catch (...) {
-    P.reportError(makeError("print_device_info: device %d: internal error", DeviceId));
-  }
+    return {};
+  });
+}
+
+int32_t __tgt_rtl_device_properties(int32_t DeviceId, __tgt_device_property_fn Fn,
+                                    void *Ctx) noexcept {
+  return guard("device_properties", [&]() -> Status {
+    if (!Fn) return makeError("device_properties: device %d: null callback", DeviceId);
+    Expected<GenericDevice *> Dev = startedDevice(DeviceId, "device_properties");
+    if (!Dev) return Dev.takeError();
+    CallbackSink Sink(Fn, Ctx);
+    (*Dev)->describe(Sink);
+    return {};
+  });
 }
 
 }  // extern "C"

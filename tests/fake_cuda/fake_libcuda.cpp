@@ -8,7 +8,11 @@
 // and moves data exactly as on a GPU. It lets CI exercise the plugin's
 // host-side paths and lets callgrind profile them (tests/fake_cuda/README.md).
 //
-// OMPTARGET_FAKE_CUDA_DEVICES: number of devices (default 1).
+// OMPTARGET_FAKE_CUDA_DEVICES: number of devices (default 1). Each says it
+// is a "Fake CUDA device" of compute capability 9.0 with 132 SMs and an
+// H200's clocks, and can access every other one as a peer unless
+// OMPTARGET_FAKE_CUDA_NO_PEER_ACCESS=1 (cuDeviceCanAccessPeer answers 0;
+// cuMemcpyPeerAsync still copies, as the real one stages through the host).
 //
 // Device memory: OMPTARGET_FAKE_CUDA_CAPACITY bytes per process (default
 // 16 GiB, also what cuMemGetInfo and cuDeviceTotalMem report), taken by live
@@ -163,6 +167,7 @@ const bool ContextStats = [] {
   std::atexit(printContextStats);
   return true;
 }();
+const bool NoPeerAccess = envSize("OMPTARGET_FAKE_CUDA_NO_PEER_ACCESS", 0) != 0;
 
 // Device memory (Mutex held): every live block by address, and how much of
 // the capacity is taken (live cuMemAlloc blocks plus what pools hold).
@@ -346,6 +351,8 @@ CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *V = 32; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *V = 132; break;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *V = 0x7fffffff; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *V = 1980000; break;         // kHz, as an H200
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *V = 3201000; break;  // kHz
     default: *V = 0; break;
   }
   return CUDA_SUCCESS;
@@ -355,7 +362,7 @@ CUresult cuDeviceTotalMem(size_t *Bytes, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceCanAccessPeer(int *Can, CUdevice, CUdevice) {
-  *Can = 1;
+  *Can = NoPeerAccess ? 0 : 1;
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice D) {

@@ -81,6 +81,10 @@ config.substitutions.append(("%run", "env LD_LIBRARY_PATH=" + run_dir))
 config.substitutions.append(("%fcheck", config.filecheck + " %s --allow-unused-prefixes --check-prefixes=" + prefixes))
 config.substitutions.append(("%libdir", run_dir))
 config.substitutions.append(("%llvm14_bin", os.path.join(config.llvm14_dir, "bin")))
+# Our device listing (tools/omptarget-info), and the queue mode it reports
+# for our host plugin's devices in this configuration.
+config.substitutions.append(("%omptarget_info", os.path.join(config.omptarget_bin_dir, "omptarget-info")))
+config.substitutions.append(("%host_queue_mode", "asynchronous" if hostmode == "async" else "synchronous"))
 
 # Keep the caller's LIBOMPTARGET_*/OMP_* out of the tests: each test sets what it needs.
 for var in list(os.environ):

@@ -6,6 +6,7 @@
 // accessibility to 0; the allocation registry's containment lookup.
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "allocations.h"
@@ -18,6 +19,9 @@ void *omp_target_memset(void *Ptr, int Value, size_t Count, int DeviceNum);
 const char *omp_get_uid_from_device(int DeviceNum);
 int omp_get_device_from_uid(const char *Uid);
 int omp_target_is_accessible(const void *Ptr, size_t Size, int DeviceNum);
+int omptarget_get_device_properties(int DeviceNum,
+                                    void (*Fn)(void *Ctx, const char *Key, const char *Value),
+                                    void *Ctx);
 }
 
 using omptarget::core::AllocationRegistry;
@@ -93,6 +97,36 @@ TEST_P(DeviceRoutinesTest, PluginsWithoutTheEntriesGetFallbacks) {
   int HostMemory[4];
   EXPECT_EQ(omp_target_is_accessible(HostMemory, sizeof HostMemory, 0), 0);
   EXPECT_EQ(omp_target_is_accessible(HostMemory, sizeof HostMemory, -1), 1);
+}
+
+using PropertyList = std::vector<std::pair<std::string, std::string>>;
+void collect(void *Ctx, const char *Key, const char *Value) {
+  static_cast<PropertyList *>(Ctx)->emplace_back(Key, Value);
+}
+
+TEST_P(DeviceRoutinesTest, DevicePropertiesAreTheCoresWithoutThePluginEntry) {
+  // The fake has no device_properties and no data exchange: the core's five.
+  std::string Plugin = GetParam() ? "fake-async" : "fake-sync";
+  PropertyList Props;
+  EXPECT_EQ(omptarget_get_device_properties(0, collect, &Props), 0);
+  EXPECT_EQ(Props, (PropertyList{{"device_num", "0"},
+                                 {"plugin", Plugin},
+                                 {"plugin_device_id", "0"},
+                                 {"uid", Plugin + "-0"},
+                                 {"peers", ""}}));
+  PropertyList None;
+  testing::internal::CaptureStderr();
+  EXPECT_NE(omptarget_get_device_properties(1, collect, &None), 0);
+  EXPECT_NE(omptarget_get_device_properties(-1, collect, &None), 0);
+  EXPECT_NE(omptarget_get_device_properties(0, nullptr, nullptr), 0);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("Libomptarget error: omptarget_get_device_properties: invalid device number 1 "
+                     "(there are 1 devices; valid numbers are 0..0)"),
+            std::string::npos)
+      << Err;
+  EXPECT_NE(Err.find("invalid device number -1"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("null callback"), std::string::npos) << Err;
+  EXPECT_TRUE(None.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(SyncAndAsync, DeviceRoutinesTest, ::testing::Bool());

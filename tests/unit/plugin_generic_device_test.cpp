@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "direct_table.h"
@@ -91,6 +92,10 @@ class FakeDevice final : public GenericDevice {
   Status recordEventImpl(void *, void *) override { return {}; }
   Status waitEventImpl(void *, void *) override { return {}; }
   Status syncEventImpl(void *) override { return {}; }
+  void describeImpl(PropertySink &Sink) override {
+    Sink.add("name", "fake device");
+    Sink.addOnOff("memory_pool", PoolHeld > 0);
+  }
 };
 
 class FakePlugin final : public GenericPlugin {
@@ -431,6 +436,60 @@ TEST_F(PluginGenericDevice, LockValidatesArguments) {
   EXPECT_FALSE(Dev->dataLock(&X, 0));
   EXPECT_TRUE(Dev->dataUnlock(&X));
   EXPECT_FALSE(Dev->dataUnlock(nullptr));
+}
+
+// Collects describe's properties in order.
+class ListSink final : public PropertySink {
+ public:
+  using PropertySink::add;
+  void add(const char *Key, const std::string &Value) override { Props.emplace_back(Key, Value); }
+  std::string value(const std::string &Key) const {
+    for (const auto &[K, V] : Props)
+      if (K == Key) return V;
+    return "(absent)";
+  }
+  std::vector<std::pair<std::string, std::string>> Props;
+};
+
+TEST_F(PluginGenericDevice, DescribeListsTheDevicesOwnPropertiesThenTheGenericOnes) {
+  ListSink Before;
+  Dev->describe(Before);
+  std::vector<std::string> Keys;
+  for (const auto &KV : Before.Props) Keys.push_back(KV.first);
+  EXPECT_EQ(Keys, (std::vector<std::string>{"name", "memory_pool", "loaded_images",
+                                            "queues_created", "events_created",
+                                            "memory_manager_threshold_bytes", "cached_blocks",
+                                            "cached_bytes", "pinned_ranges", "pinned_bytes"}));
+  EXPECT_EQ(Before.value("name"), "fake device");
+  EXPECT_EQ(Before.value("memory_pool"), "off");
+  EXPECT_EQ(Before.value("loaded_images"), "0");
+  EXPECT_EQ(Before.value("pinned_ranges"), "0");
+  EXPECT_EQ(Before.value("cached_blocks"), "0");
+  // A lock and a block the memory manager keeps show.
+  static char Buffer[4096];
+  ASSERT_TRUE(Dev->dataLock(Buffer, sizeof Buffer));
+  Expected<void *> Block = Dev->dataAlloc(100, nullptr, omptarget::abi::kAllocDefault, nullptr);
+  ASSERT_TRUE(Block);
+  ASSERT_TRUE(Dev->dataDelete(*Block, nullptr));
+  ListSink After;
+  Dev->describe(After);
+  EXPECT_EQ(After.value("pinned_ranges"), "1");
+  EXPECT_EQ(After.value("pinned_bytes"), "4096");
+  EXPECT_EQ(After.value("cached_blocks"), "1");
+  EXPECT_EQ(After.value("cached_bytes"), "128") << "100 bytes take the 128-byte class";
+  EXPECT_TRUE(Dev->dataUnlock(Buffer));
+}
+
+TEST_F(PluginGenericDevice, PrintInfoPrintsDescribesPropertiesWithLabels) {
+  testing::internal::CaptureStdout();
+  Dev->printInfo();
+  std::string Out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(Out.find("    Name:                          fake device\n"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("    Memory pool:                   off\n"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("    Memory manager threshold:      8192 bytes (8.0 KiB)\n"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("    Pinned host ranges:            0\n"), std::string::npos) << Out;
 }
 
 TEST(PluginGenericDeviceEnv, InitialQueuesFromEnvironment) {

@@ -73,6 +73,9 @@ Status CudaDevice::initImpl() {
   Limits_.WarpSize = Attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32);
   Limits_.NumSMs = Attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1);
   Limits_.MaxGridX = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, INT32_MAX);
+  ClockKHz_ = Attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 0);
+  MemoryClockKHz_ = Attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 0);
+  PoolsSupported_ = Attr(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 0) != 0;
   LaunchEnv_ = LaunchEnv::fromEnvironment();
   DynamicSharedBytes_ =
       static_cast<int32_t>(env::getInt("LIBOMPTARGET_SHARED_MEMORY_SIZE", 0, 0, INT32_MAX));
@@ -450,24 +453,33 @@ void CudaDevice::interopInfoImpl(__tgt_interop_info &Info) const {
       "CUstream (cudaStream_t): a stream of the device, owned by the interop object";
 }
 
-void CudaDevice::printInfoImpl() {
+void CudaDevice::describeImpl(plugin::PropertySink &Sink) {
+  const Driver &D = driver();
   size_t Free = 0, Total = 0;
-  if (activate()) (void)driver().cuMemGetInfo(&Free, &Total);
-  std::printf("    Device type:                   CUDA GPU %s\n", Name_.c_str());
-  std::printf("    Compute capability:            %u.%u\n", SmMajor_, SmMinor_);
-  std::printf("    Multiprocessors:               %d\n", Limits_.NumSMs);
-  std::printf("    Max threads per block:         %d (warp size %d)\n", Limits_.MaxThreadsPerBlock,
-              Limits_.WarpSize);
-  std::printf("    Global memory:                 %zu MiB free of %zu MiB\n", Free >> 20,
-              Total >> 20);
-  std::printf("    Driver version:                %d\n", driver().Version);
-  std::printf("    Dynamic shared memory:         %d bytes per launch\n", DynamicSharedBytes_);
-  std::printf("    Live allocations:              %zu block(s)\n", Allocations_.liveBlocks());
-  if (Allocations_.pool().enabled())
-    std::printf("    Memory pool:                   on, %llu MiB held\n",
-                static_cast<unsigned long long>(Allocations_.pool().reservedBytes() >> 20));
+  bool HaveInfo = activate() && D.cuMemGetInfo(&Free, &Total) == CUDA_SUCCESS;
+  if (!HaveInfo) (void)D.cuDeviceTotalMem(&Total, Device_);
+  Sink.add("name", Name_);
+  Sink.add("device_type", "CUDA GPU");
+  Sink.add("compute_capability", std::to_string(SmMajor_) + "." + std::to_string(SmMinor_));
+  Sink.add("multiprocessors", Limits_.NumSMs);
+  Sink.add("clock_khz", ClockKHz_);
+  Sink.add("memory_clock_khz", MemoryClockKHz_);
+  Sink.add("memory_total_bytes", Total);
+  if (HaveInfo)
+    Sink.add("memory_free_bytes", Free);
   else
-    std::printf("    Memory pool:                   off\n");
+    Sink.add("memory_free_bytes", "unknown");
+  Sink.add("max_threads_per_block", Limits_.MaxThreadsPerBlock);
+  Sink.add("max_teams", Limits_.MaxGridX);
+  Sink.add("warp_size", Limits_.WarpSize);
+  Sink.add("driver_version", D.Version);
+  Sink.add("dynamic_shared_memory_bytes", DynamicSharedBytes_);
+  Sink.add("live_allocations", Allocations_.liveBlocks());
+  // The device's answer; the pool is on when the driver has the allocator
+  // too and OMPTARGET_CUDA_MEMORY_POOL is not 0 (cuda_pool.h).
+  Sink.addYesNo("memory_pools_supported", PoolsSupported_);
+  Sink.addOnOff("memory_pool", Allocations_.pool().enabled());
+  Sink.add("memory_pool_held_bytes", Allocations_.pool().reservedBytes());
 }
 
 }  // namespace omptarget::cuda

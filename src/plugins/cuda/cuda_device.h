@@ -134,7 +134,9 @@ class CudaDevice final : public plugin::GenericDevice {
 
   Status initDeviceInfoImpl(__tgt_device_info &Info) override;
   void interopInfoImpl(__tgt_interop_info &Info) const override;
-  void printInfoImpl() override;
+  // The GPU's attributes (read at init), its memory (cuMemGetInfo), the
+  // driver, the plugin's settings and the memory pool.
+  void describeImpl(plugin::PropertySink &Sink) override;
 
   // Streams and events are cheap to keep; LLVM 14 starts with 32 streams.
   size_t defaultInitialQueues() const override { return 32; }
@@ -169,6 +171,8 @@ class CudaDevice final : public plugin::GenericDevice {
   std::string Name_;
   uint32_t SmMajor_ = 0, SmMinor_ = 0;
   DeviceLimits Limits_;
+  int32_t ClockKHz_ = 0, MemoryClockKHz_ = 0;  // 0: the device did not say
+  bool PoolsSupported_ = false;                // CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
   LaunchEnv LaunchEnv_;
   int32_t DynamicSharedBytes_ = 0;
   int32_t DebugKind_ = 0;

@@ -2,10 +2,11 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "debug.h"
@@ -19,6 +20,19 @@ namespace omptarget::host {
 namespace {
 HostQueue &queue(void *Q) { return *static_cast<HostQueue *>(Q); }
 HostEvent &event(void *E) { return *static_cast<HostEvent *>(E); }
+
+// The CPU's model name from /proc/cpuinfo, or "x86_64 CPU".
+std::string cpuModelName() {
+  std::ifstream Info("/proc/cpuinfo");
+  for (std::string Line; std::getline(Info, Line);) {
+    if (!Line.starts_with("model name")) continue;
+    size_t Colon = Line.find(':');
+    size_t Begin =
+        Line.find_first_not_of(" \t", Colon == std::string::npos ? Line.size() : Colon + 1);
+    if (Begin != std::string::npos) return Line.substr(Begin);
+  }
+  return "x86_64 CPU";
+}
 
 // A loaded image: its private copy of the shared object and, when the image
 // has an offload-entries section, the table read from it.
@@ -230,19 +244,20 @@ void HostDevice::interopInfoImpl(__tgt_interop_info &Info) const {
                               "nothing is ever pending on it)";
 }
 
-void HostDevice::printInfoImpl() {
-  std::printf("    Device type:                   host (x86_64), runs offloaded code on the CPU\n");
-  if (Mode_.Async)
-    std::printf(
-        "    Queue mode:                    asynchronous (worker thread per queue, %u us delay)\n",
-        Mode_.DelayUs);
-  else
-    std::printf("    Queue mode:                    synchronous\n");
+void HostDevice::describeImpl(plugin::PropertySink &Sink) {
+  Sink.add("name", cpuModelName());
+  Sink.add("device_type", "host (x86_64), runs offloaded code on the CPU");
+  Sink.add("queue_mode", Mode_.Async ? "asynchronous" : "synchronous");
+  if (Mode_.Async) Sink.add("queue_delay_us", Mode_.DelayUs);
+  Sink.add("cpus", sysconf(_SC_NPROCESSORS_ONLN));
+  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  if (Pages > 0 && PageSize > 0)
+    Sink.add("memory_total_bytes", static_cast<uint64_t>(Pages) * static_cast<uint64_t>(PageSize));
+  if (std::optional<uint64_t> Free = freeMemoryBytesImpl()) Sink.add("memory_free_bytes", *Free);
   // The registry also holds the blocks the memory manager keeps for reuse.
-  std::printf("    Device blocks:                 %zu block(s), %zu bytes (%zu cached for reuse)\n",
-              Allocations_.liveBlocks(), Allocations_.liveBytes(), memoryManager().numCached());
-  if (size_t Releasing = Allocations_.releasingBlocks())
-    std::printf("    Released on queues, pending:   %zu block(s)\n", Releasing);
+  Sink.add("device_blocks", Allocations_.liveBlocks());
+  Sink.add("device_block_bytes", Allocations_.liveBytes());
+  Sink.add("pending_releases", Allocations_.releasingBlocks());
 }
 
 std::optional<uint64_t> HostDevice::freeMemoryBytesImpl() {

@@ -105,7 +105,9 @@ class HostDevice final : public plugin::GenericDevice {
 
   Status initDeviceInfoImpl(__tgt_device_info &Info) override;
   void interopInfoImpl(__tgt_interop_info &Info) const override;
-  void printInfoImpl() override;
+  // name (the CPU model), device type, queue mode, CPUs, the host's memory
+  // and the device's blocks.
+  void describeImpl(plugin::PropertySink &Sink) override;
 
  private:
   const HostQueueMode Mode_;
