@@ -65,25 +65,12 @@ die() { echo "run_gpu_bench.sh: $*" >&2; exit 1; }
 . "$HERE/../bundle_common.sh"
 
 # ---------------------------------------------------------------- build ----
-# Libraries LLVM 14's CUDA plugin (and core) need beyond the C/C++ runtime
-# that every Linux system has.
-llvm_deps() {
-  ldd "$LLVM/lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomptarget.so" | awk '/=>/ {print $3}' | sort -u |
-    while read -r so; do
-      case $(basename "$so") in
-        libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libstdc++.so*|libgcc_s.so*) ;;
-        *) echo "$so" ;;
-      esac
-    done
-}
-
 build() {
   local out=${1:-$ROOT/build/gpu-bench}
   local work=$ROOT/build/gpu-bench-work lib=$ROOT/build/lib
   bundle_require_tools
-  [ -f "$LLVM/lib/libomptarget.rtl.cuda.so" ] || die "LLVM 14's CUDA plugin not found in $LLVM/lib"
   local stage=$work/stage sm90=$work/cuda-sm90
-  rm -rf "$stage" "$out"; mkdir -p "$stage"/bin "$stage"/lib/ours "$stage"/lib/llvm "$out"
+  rm -rf "$stage" "$out"; mkdir -p "$stage"/bin "$out"
   "$ROOT/tools/omptarget-sm90-path" "$sm90" >/dev/null || die "cannot make the sm_90 CUDA path"
 
   bundle_compile_offload "$HERE/omp_gpu_bench.c" "$stage/bin/omp_gpu_bench" "$sm90"
@@ -96,28 +83,7 @@ build() {
     -L"$CUDA/lib64/stubs" -lcuda || die "raw_cuda_bench did not compile"
   rm -rf "$sm90"
 
-  cp "$lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/ours/"
-  cp "$LLVM/lib/libomptarget.so" "$LLVM/lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/llvm/"
-
-  # LLVM 14's plugin needs libLLVM-14.so.1 (110 MB) and friends: xz -9 brings
-  # them to ~28 MB. Cached in the work directory (the compression takes
-  # ~1.5 min) until one of them changes.
-  local deps=$work/llvm-deps.tar.xz list
-  list=$(llvm_deps)
-  [ -n "$list" ] || die "cannot list the libraries of $LLVM/lib/libomptarget.rtl.cuda.so"
-  local stale=0 so
-  [ -f "$deps" ] && [ "$(cat "$deps.list" 2>/dev/null)" = "$list" ] || stale=1
-  for so in $list; do [ "$so" -nt "$deps" ] && stale=1; done
-  if [ $stale = 1 ]; then
-    echo "compressing LLVM 14's plugin dependencies (xz -9, ~1.5 min):" $(for so in $list; do basename "$so"; done)
-    local tmp=$work/deps.tmp
-    rm -rf "$tmp"; mkdir -p "$tmp"
-    for so in $list; do cp -L "$so" "$tmp/"; done
-    tar -C "$tmp" -cf - . | xz -T1 -9 > "$deps.part" || die "xz failed"
-    mv "$deps.part" "$deps"; printf '%s\n' "$list" > "$deps.list"
-    rm -rf "$tmp"
-  fi
-  cp "$deps" "$stage/llvm-deps.tar.xz"
+  bundle_stage_runtimes "$stage" "$ROOT/build/bundle-cache"
 
   bundle_write_info "$stage"
   bundle_pack "$stage" "$out" MiB
@@ -128,35 +94,8 @@ build() {
 unpack() {  # BUNDLE_DIR -> prints the directory it unpacked to
   local dir
   dir=$(bundle_unpack "$1" omptarget-gpu-bench) || exit 1
-  mkdir -p "$dir/lib/llvm-deps"
-  if command -v xz >/dev/null 2>&1; then
-    xz -dc "$dir/llvm-deps.tar.xz" | tar -C "$dir/lib/llvm-deps" -xf - || die "cannot unpack llvm-deps.tar.xz"
-  else
-    python3 -c 'import lzma,sys,tarfile; tarfile.open(fileobj=lzma.open(sys.argv[1])).extractall(sys.argv[2])' \
-      "$dir/llvm-deps.tar.xz" "$dir/lib/llvm-deps" || die "cannot unpack llvm-deps.tar.xz (no xz, no python3)"
-  fi
-  rm -f "$dir/llvm-deps.tar.xz"
+  bundle_unpack_llvm_deps "$dir"
   echo "$dir"
-}
-
-# LLVM 14's plugin dlopens "libcuda.so" (no version): a driver install in a
-# container often has only libcuda.so.1. Link it next to LLVM 14's plugin.
-link_libcuda() {  # DIR
-  local dir=$1 so=""
-  ldconfig -p 2>/dev/null | grep -q 'libcuda\.so ' && return 0
-  so=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 / && /x86-64/ {print $NF; exit}')
-  if [ -z "$so" ]; then
-    local d
-    for d in ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }} /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/local/cuda/compat; do
-      [ -e "$d/libcuda.so.1" ] && { so=$d/libcuda.so.1; break; }
-    done
-  fi
-  if [ -n "$so" ]; then
-    ln -sf "$so" "$dir/lib/llvm/libcuda.so"
-    echo "info: LLVM 14's plugin gets libcuda.so -> $so"
-  else
-    echo "warning: no libcuda.so.1 found; LLVM 14's plugin will see no GPU"
-  fi
 }
 
 # ------------------------------------------------------------------ run ----
@@ -232,10 +171,7 @@ run() {
   nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>/dev/null
   local gpus
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-  link_libcuda "$dir"
-  local missing
-  missing=$(LD_LIBRARY_PATH="$dir/lib/llvm:$dir/lib/llvm-deps" ldd "$dir/lib/llvm/libomptarget.rtl.cuda.so" | grep 'not found')
-  [ -z "$missing" ] || echo "warning: LLVM 14's plugin misses libraries: $missing"
+  bundle_link_libcuda "$dir"
 
   local cases=${GPU_BENCH_CASES:-"a b c_memcpy_d2d_1g c_memcpy_peer_1g d e f f_nowait_4threads g h"}
   cases=$(echo " $cases " | sed 's/ g / g_bw g_lock g_overlap /; s/ h / h_alloc h_map /')
