@@ -58,14 +58,13 @@
 // exchange: device 1's pool admits device 0 once peer access is on.
 // EXCHANGE: exchange: ok
 // EXCHANGE-DAG: api stats: cuMemPoolSetAccess 1 {{[0-9]}}
-#include <dlfcn.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "omptarget/abi.h"
+#include "plugin_entries.h"
 
 namespace {
 
@@ -79,25 +78,7 @@ void expect(bool Ok, const char *What) {
   }
 }
 
-struct Plugin {
-  int32_t (*number_of_devices)();
-  int32_t (*init_device)(int32_t);
-  void *(*data_alloc)(int32_t, int64_t, void *, int32_t);
-  int32_t (*data_delete)(int32_t, void *);
-  int32_t (*data_alloc_async)(int32_t, int64_t, void *, int32_t, void **, __tgt_async_info *);
-  int32_t (*data_delete_async)(int32_t, void *, __tgt_async_info *);
-  int32_t (*data_submit_async)(int32_t, void *, void *, int64_t, __tgt_async_info *);
-  int32_t (*data_retrieve_async)(int32_t, void *, void *, int64_t, __tgt_async_info *);
-  int32_t (*data_exchange_async)(int32_t, void *, int32_t, void *, int64_t, __tgt_async_info *);
-  int32_t (*synchronize)(int32_t, __tgt_async_info *);
-};
-
-template <typename Fn>
-bool resolve(void *Handle, const char *Name, Fn &Field) {
-  Field = reinterpret_cast<Fn>(dlsym(Handle, Name));
-  if (!Field) std::printf("FAILED: the plugin has no %s\n", Name);
-  return Field != nullptr;
-}
+using Plugin = fake_cuda::PluginEntries;
 
 constexpr int64_t MiB = int64_t(1) << 20;
 
@@ -197,23 +178,13 @@ int main(int Argc, char **Argv) {
     std::printf("usage: pool_entries PLUGIN CASE\n");
     return 2;
   }
-  void *Handle = dlopen(Argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (!Handle) {
-    std::printf("FAILED: dlopen %s: %s\n", Argv[1], dlerror());
+  Plugin P;
+  if (!fake_cuda::loadPluginEntries(
+          Argv[1], P,
+          {"number_of_devices", "init_device", "data_alloc", "data_delete", "data_alloc_async",
+           "data_delete_async", "data_submit_async", "data_retrieve_async", "data_exchange_async",
+           "synchronize"}))
     return 1;
-  }
-  Plugin P{};
-  bool Ok = resolve(Handle, "__tgt_rtl_number_of_devices", P.number_of_devices) &&
-            resolve(Handle, "__tgt_rtl_init_device", P.init_device) &&
-            resolve(Handle, "__tgt_rtl_data_alloc", P.data_alloc) &&
-            resolve(Handle, "__tgt_rtl_data_delete", P.data_delete) &&
-            resolve(Handle, "__tgt_rtl_data_alloc_async", P.data_alloc_async) &&
-            resolve(Handle, "__tgt_rtl_data_delete_async", P.data_delete_async) &&
-            resolve(Handle, "__tgt_rtl_data_submit_async", P.data_submit_async) &&
-            resolve(Handle, "__tgt_rtl_data_retrieve_async", P.data_retrieve_async) &&
-            resolve(Handle, "__tgt_rtl_data_exchange_async", P.data_exchange_async) &&
-            resolve(Handle, "__tgt_rtl_synchronize", P.synchronize);
-  if (!Ok) return 1;
   const int32_t Devices = P.number_of_devices();
   for (int32_t D = 0; D < Devices; ++D)
     expect(P.init_device(D) == abi::kOffloadSuccess, "init_device");

@@ -56,13 +56,12 @@
 // REFUSED: Libomptarget warning: OMPTARGET_CUDA_SYNC_MODE=yield not applied to CUDA device 0: cuDevicePrimaryCtxSetFlags: CUDA_ERROR_INVALID_VALUE (invalid argument); its primary context keeps CU_CTX_SCHED_AUTO (flags 0x0)
 // REFUSED: sync-mode: ok
 // REFUSED: fake cuda device 0: primary context created with flags 0x0, flags 0x0 at exit, 0 cuDevicePrimaryCtxSetFlags call(s)
-#include <dlfcn.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 
 #include "omptarget/abi.h"
+#include "plugin_entries.h"
 
 namespace {
 
@@ -76,22 +75,7 @@ void expect(bool Ok, const char *What, int32_t Device) {
   }
 }
 
-struct Plugin {
-  int32_t (*number_of_devices)();
-  int32_t (*init_device)(int32_t);
-  int32_t (*data_alloc_async)(int32_t, int64_t, void *, int32_t, void **, __tgt_async_info *);
-  int32_t (*data_delete_async)(int32_t, void *, __tgt_async_info *);
-  int32_t (*data_submit_async)(int32_t, void *, void *, int64_t, __tgt_async_info *);
-  int32_t (*data_retrieve_async)(int32_t, void *, void *, int64_t, __tgt_async_info *);
-  int32_t (*synchronize)(int32_t, __tgt_async_info *);
-};
-
-template <typename Fn>
-bool resolve(void *Handle, const char *Name, Fn &Field) {
-  Field = reinterpret_cast<Fn>(dlsym(Handle, Name));
-  if (!Field) std::printf("FAILED: the plugin has no %s\n", Name);
-  return Field != nullptr;
-}
+using Plugin = fake_cuda::PluginEntries;
 
 // 1 MiB in and out through one queue of the device.
 void roundTrip(Plugin &P, int32_t Dev) {
@@ -121,20 +105,12 @@ int main(int Argc, char **Argv) {
     std::printf("usage: sync_mode PLUGIN\n");
     return 2;
   }
-  void *Handle = dlopen(Argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (!Handle) {
-    std::printf("FAILED: dlopen %s: %s\n", Argv[1], dlerror());
+  Plugin P;
+  if (!fake_cuda::loadPluginEntries(
+          Argv[1], P,
+          {"number_of_devices", "init_device", "data_alloc_async", "data_delete_async",
+           "data_submit_async", "data_retrieve_async", "synchronize"}))
     return 1;
-  }
-  Plugin P{};
-  bool Ok = resolve(Handle, "__tgt_rtl_number_of_devices", P.number_of_devices) &&
-            resolve(Handle, "__tgt_rtl_init_device", P.init_device) &&
-            resolve(Handle, "__tgt_rtl_data_alloc_async", P.data_alloc_async) &&
-            resolve(Handle, "__tgt_rtl_data_delete_async", P.data_delete_async) &&
-            resolve(Handle, "__tgt_rtl_data_submit_async", P.data_submit_async) &&
-            resolve(Handle, "__tgt_rtl_data_retrieve_async", P.data_retrieve_async) &&
-            resolve(Handle, "__tgt_rtl_synchronize", P.synchronize);
-  if (!Ok) return 1;
   const int32_t Devices = P.number_of_devices();
   expect(Devices > 0, "a device", -1);
   for (int32_t D = 0; D < Devices; ++D) {
