@@ -243,14 +243,8 @@ OMPT_EXPORT void __tgt_set_info_flag(uint32_t Flags) {
 }
 
 OMPT_EXPORT int __tgt_print_device_info(int64_t DeviceId) {
-  if (!Runtime::get().devices().get(DeviceId)) {
-    debug::error("__tgt_print_device_info: invalid device number %" PRId64
-                 " (there are %d devices)",
-                 DeviceId, Runtime::get().devices().size());
-    return 0;
-  }
   // The plugin describes a started device: start it (with no image, when
-  // none was registered).
+  // none was registered). An invalid number gets readyDevice's message.
   Expected<Device *> Ready = Runtime::get().readyDevice(DeviceId, "__tgt_print_device_info");
   if (!Ready) {
     debug::error("%s", Ready.error().message().c_str());
