@@ -133,6 +133,8 @@ const auto HostRegisterError =
 const bool NoErrorNames = envSize("OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES", 0) != 0;
 const size_t Capacity = envSize("OMPTARGET_FAKE_CUDA_CAPACITY", size_t(1) << 34);
 const bool PoolsSupported = envSize("OMPTARGET_FAKE_CUDA_MEMORY_POOLS", 1) != 0;
+// Every kernel's local memory per thread (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES).
+const size_t KernelLocalBytes = envSize("OMPTARGET_FAKE_CUDA_KERNEL_LOCAL_BYTES", 0);
 const auto SetFlagsError = static_cast<CUresult>(envSize("OMPTARGET_FAKE_CUDA_SET_FLAGS_ERROR", 0));
 
 // A device's primary context (Mutex held).
@@ -451,7 +453,9 @@ CUresult cuModuleGetGlobal(CUdeviceptr *Ptr, size_t *Size, CUmodule Module, cons
   return CUDA_SUCCESS;
 }
 CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
-  *V = A == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  *V = A == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024
+       : A == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES  ? static_cast<int>(KernelLocalBytes)
+                                                  : 0;
   return CUDA_SUCCESS;
 }
 CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return CUDA_SUCCESS; }
@@ -597,6 +601,8 @@ CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned, un
                         CUstream, void **, void **) {
   if (!F) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult R = streamStatus()) return R;
+  // A real driver refuses a kernel whose stack exceeds a thread's 512 KiB.
+  if (KernelLocalBytes > 512 * 1024) return CUDA_ERROR_INVALID_VALUE;
   // The launch itself succeeds, like a real one; the fault shows later.
   if (Launches.fetch_add(1) + 1 == TrapLaunch) Faulted.store(true, std::memory_order_release);
   return CUDA_SUCCESS;

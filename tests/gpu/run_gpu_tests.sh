@@ -45,8 +45,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 LLVM=${LLVM14_DIR:-/usr/lib/llvm-14}
 
-# Tests that pin the host plugin's behaviour (device count, its variables).
+# Tests that pin the host plugin's behaviour (device count, its variables),
+# and the device-listing tools' tests, which check the host plugin's four
+# devices (the GPU run lists its devices with build/bin/omptarget-info).
 HOST_ONLY="hello api_devices err_mandatory_no_device err_no_plugin_for_image launch_offload_mandatory"
+HOST_ONLY+=" device_info_tool omptarget_info_tool"
 
 die() { echo "run_gpu_tests.sh: $*" >&2; exit 1; }
 
@@ -99,6 +102,8 @@ build() {
       "$tool" > "$stage/tools/$tool"
     chmod +x "$stage/tools/$tool"
   done
+  # The device listing (omptarget-info), printed by `run` before the tests.
+  [ -x "$ROOT/build/bin/omptarget-info" ] && cp "$ROOT/build/bin/omptarget-info" "$stage/tools/"
   for so in $(ldd "$LLVM/bin/FileCheck" "$LLVM/bin/not" | awk '/=>/ {print $3}' | sort -u); do
     case $(basename "$so") in libz3.so*) cp -L "$so" "$stage/tools/lib/" ;; esac
   done
@@ -237,6 +242,11 @@ run() {
   tar -C "$dir" -xzf "$bundle/bundle.tar.gz" || die "cannot unpack $bundle/bundle.tar.gz"
   local logdir=${OUT:-$bundle} status=0
   nvidia-smi -L 2>/dev/null || echo "(nvidia-smi not found: no GPU?)"
+  if [ -x "$dir/tools/omptarget-info" ]; then
+    echo "== omptarget-info (our core, every plugin) =="
+    LD_LIBRARY_PATH="$dir/lib/ours${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$dir/tools/omptarget-info" ||
+      { echo "omptarget-info failed"; status=1; }
+  fi
   local configs=$which
   [ "$which" = both ] && configs="ours llvm"
   [ "$which" = all ] && configs="ours llvm ours-devrtl ours-devrtl-O2 llvm-devrtl"

@@ -4,7 +4,7 @@
 // follows: arguments of less than 1 KiB packed into one buffer, larger ones
 // one buffer each). The host changes its values every iteration; each region
 // must see exactly that iteration's values, and the device's writes to its
-// copies must never reach the host. Variants: a 64 KiB array and a 512 KiB
+// copies must never reach the host. Variants: a 16 KiB array and a 32 KiB
 // struct (one buffer each) with small ones (packed) on one target region; a
 // target teams distribute parallel for that reads them; batches of `nowait`
 // regions, each reporting into its own slot (clang 14 has a deferred target
@@ -13,6 +13,9 @@
 // Packed arguments keep their alignment (firstprivate_packed_alignment.c
 // tests that on its own; here every packed size is a multiple of 16).
 // The second run widens the race windows of the asynchronous host device.
+// On a GPU each thread copies its first-private values onto its own stack,
+// which may hold at most 512 KiB (CUDA's limit per thread) and is reserved
+// for every thread the GPU can hold: the sizes stay well below that.
 // RUN: %clang-offload -O1 %s -o %t
 // RUN: %run %t 2>&1 | %fcheck
 // RUN: %run env OMPTARGET_HOST_ASYNC_DELAY_US=20 %t 2>&1 | %fcheck
@@ -20,11 +23,11 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { BIG = 16 * 1024, HUGE = 64 * 1024, SMALL = 16, ITERS = 60, BATCHES = 6, NOWAIT = 4 };
+enum { BIG = 4 * 1024, HUGE = 4 * 1024, SMALL = 16, ITERS = 60, BATCHES = 6, NOWAIT = 4 };
 
 struct Params {
   int scale;
-  double weights[HUGE];  // 512 KiB
+  double weights[HUGE];  // 32 KiB
   char tag[8];
 };
 

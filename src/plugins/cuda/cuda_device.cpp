@@ -390,12 +390,31 @@ Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
   CUresult R = driver().cuLaunchKernel(K.Function, C.Blocks, 1, 1, C.Threads, 1, 1,
                                        static_cast<unsigned>(DynamicSharedBytes_), stream(Queue),
                                        L.NumArgs > 0 ? Params : nullptr, nullptr);
-  if (R != CUDA_SUCCESS)
-    return makeError(
-        "cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s", C.Blocks,
-        C.Threads, DynamicSharedBytes_, errorText(R).c_str());
+  if (R != CUDA_SUCCESS) return launchError(K, C, R);
   streamState(Queue).LastKernel.store(L.Name, std::memory_order_relaxed);
   return {};
+}
+
+// A failed launch's message: the configuration and the driver's error, and,
+// when the kernel needs more local memory (its stack: private and
+// first-private variables of every thread) than a CUDA thread may have, that
+// reason and what to do. The driver says only CUDA_ERROR_INVALID_VALUE then
+// (seen on an H200 with a 576 KiB first-private struct in a target region);
+// the attribute is read here, off the launch path.
+Status CudaDevice::launchError(const CudaKernel &K, const LaunchConfig &C, CUresult R) const {
+  std::string Reason;
+  int LocalBytes = 0;
+  if (driver().cuFuncGetAttribute(&LocalBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, K.Function) ==
+          CUDA_SUCCESS &&
+      LocalBytes > kMaxLocalBytesPerThread)
+    Reason = formatString(
+        "; the kernel needs %d bytes of local memory (stack) per thread, more than the %d a CUDA "
+        "thread may have: large private or first-private variables are copied onto every "
+        "thread's stack; map them (map(to: ...)) instead",
+        LocalBytes, kMaxLocalBytesPerThread);
+  return makeError("cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s%s",
+                   C.Blocks, C.Threads, DynamicSharedBytes_, errorText(R).c_str(),
+                   Reason.c_str());
 }
 
 // ---- Events --------------------------------------------------------------

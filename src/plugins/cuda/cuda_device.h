@@ -150,6 +150,13 @@ class CudaDevice final : public plugin::GenericDevice {
   // blameLastKernel of a driver call's result.
   Status checkOnStream(CUresult R, const char *What, void *Queue);
   int32_t occupancy(CudaKernel &K, int32_t Threads) const;
+  // A failed launch's error, with the reason when the driver's code alone
+  // does not say it (a stack larger than a thread may have).
+  Status launchError(const CudaKernel &K, const LaunchConfig &C, CUresult R) const;
+  // The local memory (stack) a CUDA thread may have: 512 KiB on every
+  // compute capability since 2.0 (CUDA C++ Programming Guide, "Technical
+  // Specifications per Compute Capability").
+  static constexpr int kMaxLocalBytesPerThread = 512 * 1024;
 
   // Copies whose host side may be locked (the pinned map is not empty):
   // the parts inside a locked range go straight to cuMemcpy*Async on the
