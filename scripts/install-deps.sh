@@ -4,8 +4,10 @@
 # tests of scripts/test.sh are built with clang 14; clang-14 only recommends it).
 # valgrind: callgrind counts the host instructions of a target region
 # (bench/count_region_instructions.sh and its smoke test).
+# python3-matplotlib: the timeline picture of tools/omptarget-profile (its
+# test profile-png is skipped without it).
 set -eu
-PACKAGES="cmake ninja-build g++ clang-14 libclang-rt-14-dev libomp-14-dev llvm-14-tools libffi-dev libgtest-dev libgmock-dev python3 binutils valgrind"
+PACKAGES="cmake ninja-build g++ clang-14 libclang-rt-14-dev libomp-14-dev llvm-14-tools libffi-dev libgtest-dev libgmock-dev python3 python3-matplotlib binutils valgrind"
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
