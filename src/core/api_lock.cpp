@@ -18,6 +18,7 @@
 // pageable route, as before.
 #include <cinttypes>
 
+#include "profile.h"
 #include "debug.h"
 #include "export.h"
 #include "runtime.h"
@@ -46,6 +47,7 @@ extern "C" {
 
 OMPT_EXPORT void *llvm_omp_target_lock_mem(void *Ptr, size_t Size, int DeviceNum) {
   const char *Call = "llvm_omp_target_lock_mem";
+  profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (!Ptr || Size == 0 || Size > static_cast<size_t>(INT64_MAX)) {
     debug::error("%s: cannot lock host memory " OMPT_PTR_FMT " of %zu bytes on device %d: %s", Call,
                  OMPT_PTR(Ptr), Size, DeviceNum,
@@ -67,6 +69,7 @@ OMPT_EXPORT void *llvm_omp_target_lock_mem(void *Ptr, size_t Size, int DeviceNum
 
 OMPT_EXPORT void llvm_omp_target_unlock_mem(void *Ptr, int DeviceNum) {
   const char *Call = "llvm_omp_target_unlock_mem";
+  profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (!Ptr) {
     debug::error("%s: null pointer on device %d; nothing was unlocked", Call, DeviceNum);
     return;

@@ -3,6 +3,7 @@
 // which the asynchronous variants in api_memcpy_async.cpp share.
 #include <climits>
 
+#include "profile.h"
 #include "debug.h"
 #include "export.h"
 #include "memcpy_engine.h"
@@ -16,6 +17,7 @@ extern "C" {
 OMPT_EXPORT int omp_target_memcpy(void *Dst, const void *Src, size_t Length, size_t DstOffset,
                                   size_t SrcOffset, int DstDevice, int SrcDevice) {
   const char *Call = "omp_target_memcpy";
+  profile::HostSpan Span(Call, nullptr, -1);
   if (Length == 0) return abi::kOffloadSuccess;
   if (!Dst || !Src) {
     debug::error("%s: null %s pointer (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT ", %zu bytes)",
@@ -38,6 +40,7 @@ OMPT_EXPORT int omp_target_memcpy_rect(void *Dst, const void *Src, size_t Elemen
                                        const size_t *SrcOffsets, const size_t *DstDimensions,
                                        const size_t *SrcDimensions, int DstDevice, int SrcDevice) {
   const char *Call = "omp_target_memcpy_rect";
+  profile::HostSpan Span(Call, nullptr, -1);
   // Both null: the caller asks how many dimensions are supported.
   if (!Dst && !Src) return INT_MAX;
   if (!validRectArguments(Call, Dst, Src, ElementSize, NumDims, Volume, DstOffsets, SrcOffsets,

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <vector>
 
+#include "profile.h"
 #include "debug.h"
 #include "error.h"
 #include "export.h"
@@ -98,6 +99,7 @@ OMPT_EXPORT int omp_target_memcpy_async(void *Dst, const void *Src, size_t Lengt
                                         size_t SrcOffset, int DstDevice, int SrcDevice,
                                         int DepobjCount, tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memcpy_async";
+  profile::HostSpan Span(Call, nullptr, -1);
   if (Length != 0 && (!Dst || !Src)) {
     debug::error("%s: null %s pointer (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT ", %zu bytes)",
                  Call, !Dst ? "destination" : "source", OMPT_PTR(Dst), OMPT_PTR(Src), Length);
@@ -130,6 +132,7 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
                                              int SrcDevice, int DepobjCount,
                                              tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memcpy_rect_async";
+  profile::HostSpan Span(Call, nullptr, -1);
   // Both null: the caller asks how many dimensions are supported.
   if (!Dst && !Src) return INT_MAX;
   if (!validRectArguments(Call, Dst, Src, ElementSize, NumDims, Volume, DstOffsets, SrcOffsets,

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <vector>
 
+#include "profile.h"
 #include "async_info.h"
 #include "debug.h"
 #include "export.h"
@@ -153,6 +154,7 @@ extern "C" {
 
 OMPT_EXPORT void *omp_target_memset(void *Ptr, int Value, size_t Count, int DeviceNum) {
   const char *Call = "omp_target_memset";
+  profile::HostSpan Span(Call, nullptr, DeviceNum);
   Device *D = nullptr;
   if (!checkFill(Call, Ptr, Count, DeviceNum, D)) return nullptr;
   if (Status S = fillBytes(static_cast<char *>(Ptr), D, Value, Count); !S) {
@@ -166,6 +168,7 @@ OMPT_EXPORT void *omp_target_memset(void *Ptr, int Value, size_t Count, int Devi
 OMPT_EXPORT void *omp_target_memset_async(void *Ptr, int Value, size_t Count, int DeviceNum,
                                           int DepobjCount, tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memset_async";
+  profile::HostSpan Span(Call, nullptr, DeviceNum);
   Device *D = nullptr;
   if (!checkFill(Call, Ptr, Count, DeviceNum, D)) return nullptr;
   std::vector<tasks::KmpDependInfo> Deps;

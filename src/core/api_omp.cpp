@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdlib>
 
+#include "profile.h"
 #include "debug.h"
 #include "export.h"
 #include "map_ops.h"
@@ -21,6 +22,7 @@ int64_t allocationKey(int DeviceNum) {
 }
 
 void *allocate(size_t Size, int DeviceNum, int32_t Kind, const char *Call) {
+  profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (Size == 0) return nullptr;
   Runtime &R = Runtime::get();
   if (isInitialDevice(DeviceNum)) {
@@ -52,6 +54,7 @@ bool freeable(int32_t Kind, int32_t FreeKind) {
 
 // omp_target_free (FreeKind -1) and llvm_omp_target_free_* (the kind they free).
 void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
+  profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (!Ptr) return;
   Runtime &R = Runtime::get();
   if (!isInitialDevice(DeviceNum) && !R.devices().get(DeviceNum)) {

@@ -9,6 +9,7 @@
 #include "info.h"
 #include "mappers.h"
 #include "outcome.h"
+#include "profile.h"
 #include "runtime.h"
 #include "table_dump.h"
 #include "target_launch.h"
@@ -52,10 +53,12 @@ enum class DataPhaseKind { Begin, End, Update };
 
 void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_t DeviceId,
                       const MapArgs &A) {
+  profile::HostSpan Span(Call, Loc, DeviceId);
   Runtime &R = Runtime::get();
   if (R.offloadDisabled()) return;
   if (noDeviceAvailable(R, Loc, Call)) return;
   DeviceId = resolveDevice(DeviceId);
+  Span.setDevice(DeviceId);
   // The initial device is the host itself: its data environment is the host's.
   if (isInitialDevice(DeviceId)) return;
   auto D = R.readyDevice(DeviceId, Call);
@@ -84,11 +87,13 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
 
 int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, const MapArgs &A,
               bool Teams, int32_t NumTeams, int32_t ThreadLimit) {
+  profile::HostSpan Span(Call, Loc, DeviceId);
   Runtime &R = Runtime::get();
   // Disabled offloading: the compiler's host fallback runs the region.
   if (R.offloadDisabled()) return abi::kOffloadFail;
   if (noDeviceAvailable(R, Loc, Call)) return abi::kOffloadFail;
   DeviceId = resolveDevice(DeviceId);
+  Span.setDevice(DeviceId);
   // device(omp_get_initial_device()): the compiler's host version runs it.
   if (isInitialDevice(DeviceId)) return abi::kOffloadFail;
   uint64_t TripCount = Runtime::popTripCount(DeviceId);

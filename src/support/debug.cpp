@@ -1,5 +1,6 @@
 #include "debug.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,8 @@ constinit env::CachedInt Level("LIBOMPTARGET_DEBUG", 0, 0, 1 << 30);
 }  // namespace detail
 
 namespace {
+std::atomic<void (*)()> FatalHook{nullptr};
+
 // Whole lines go out in one fputs so that threads do not interleave.
 void emit(const std::string &Line) { std::fputs(Line.c_str(), stderr); }
 
@@ -56,6 +59,8 @@ void warning(const char *Format, ...) {
   va_end(Args);
 }
 
+void setFatalHook(void (*Hook)()) { FatalHook.store(Hook, std::memory_order_release); }
+
 void fatal(int Code, const char *Format, ...) {
   va_list Args;
   va_start(Args, Format);
@@ -63,6 +68,7 @@ void fatal(int Code, const char *Format, ...) {
   emit(formatV(Prefix.c_str(), Format, Args));
   va_end(Args);
   std::fflush(stderr);
+  if (void (*Hook)() = FatalHook.load(std::memory_order_acquire)) Hook();
   std::abort();
 }
 

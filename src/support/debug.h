@@ -26,6 +26,9 @@ void message(const char *Format, ...) __attribute__((format(printf, 1, 2)));
 void error(const char *Format, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *Format, ...) __attribute__((format(printf, 1, 2)));
 [[noreturn]] void fatal(int Code, const char *Format, ...) __attribute__((format(printf, 2, 3)));
+// A function fatal() calls after its message and before it aborts (the
+// core's profile writes its file there); nullptr: none. Set once.
+void setFatalHook(void (*Hook)());
 
 }  // namespace omptarget::debug
 

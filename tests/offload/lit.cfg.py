@@ -84,6 +84,9 @@ config.substitutions.append(("%llvm14_bin", os.path.join(config.llvm14_dir, "bin
 # Our device listing (tools/omptarget-info), and the queue mode it reports
 # for our host plugin's devices in this configuration.
 config.substitutions.append(("%omptarget_info", os.path.join(config.omptarget_bin_dir, "omptarget-info")))
+repo_root = os.path.dirname(os.path.dirname(config.test_source_root))
+config.substitutions.append(("%omptarget_profile", os.path.join(repo_root, "tools", "omptarget-profile")))
+config.substitutions.append(("%check_profile", "python3 " + os.path.join(config.test_source_root, "inputs", "check_profile.py")))
 config.substitutions.append(("%host_queue_mode", "asynchronous" if hostmode == "async" else "synchronous"))
 
 # Keep the caller's LIBOMPTARGET_*/OMP_* out of the tests: each test sets what it needs.

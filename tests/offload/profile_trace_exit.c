@@ -1,0 +1,38 @@
+// The profile file is complete, strict JSON, when the program leaves through
+// exit() with a nowait region not waited for, and when a fatal offload error
+// (a mapping whose device memory cannot be allocated) aborts it: the spans before
+// are in it; the construct that failed, still open, is not.
+// REQUIRES: omptarget-core
+// RUN: %clang-offload -gline-tables-only %s -o %t
+// RUN: rm -f %t.exit.json %t.fatal.json
+// RUN: %run env LIBOMPTARGET_PROFILE=%t.exit.json sh -c '%t exit; test $? = 3'
+// RUN: %check_profile spans %t.exit.json | %fcheck --check-prefix=EXIT
+// RUN: %run env LIBOMPTARGET_PROFILE=%t.fatal.json not --crash %t fatal 2>&1 | %fcheck --check-prefix=FATAL
+// RUN: %check_profile spans %t.fatal.json | %fcheck --check-prefix=FATALSPANS
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  int x = 1, y = 0;
+#pragma omp target map(tofrom : x) // line 18
+  x += 1;
+  if (argc > 1 && !strcmp(argv[1], "exit")) {
+#pragma omp target nowait map(to : x) map(from : y) // line 21
+    y = x;
+    exit(3);
+  }
+  char *h = malloc(16);
+  const size_t huge = (size_t)1 << 46;  // 64 TiB: more than any machine has
+#pragma omp target enter data map(alloc : h[0:huge]) // line 27
+  printf("not reached %p\n", (void *)h);
+  return 0;
+}
+
+// EXIT: span 1 target loc={{.*}}profile_trace_exit.c:18:1 device=0
+// EXIT: profile ok: {{[12]}} spans on {{[12]}} host threads
+
+// FATAL: fatal error
+// FATALSPANS: span 1 target loc={{.*}}profile_trace_exit.c:18:1 device=0
+// FATALSPANS-NOT: target data begin
+// FATALSPANS: profile ok: 1 spans on 1 host threads
