@@ -338,7 +338,7 @@ def main():
                  key=lambda s: int(s[len("ours-bpsm"):]))
     if bps or ("ours", "e_triad") in vals:
         print()
-        print("e_triad launch sizing (ours; OMPTARGET_CUDA_BLOCKS_PER_SM; default = occupancy-based cap):")
+        print("e_triad launch sizing (ours; OMPTARGET_CUDA_BLOCKS_PER_SM; default = 64 per SM at 128 threads; -1 = occupancy-based cap):")
         cr = cost("raw", "e_triad")
         for s in ["ours"] + bps:
             b = best(s, "e_triad")

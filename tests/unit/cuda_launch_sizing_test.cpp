@@ -43,15 +43,40 @@ TEST(CudaLaunchSizing, NumThreadsStillPicksSingleTeamSize) {
   EXPECT_EQ(C.Threads, 64u);
 }
 
-TEST(CudaLaunchSizing, TeamsSPMDRegionKeeps256AndFillsDevice) {
-  LaunchConfig C = launch({ExecMode::SPMD, 0, 0, uint64_t{1} << 24, true});
-  EXPECT_EQ(C.Threads, 256u);
-  EXPECT_EQ(C.Blocks, 8u * 132u);  // occupancy cap
+TEST(CudaLaunchSizing, TeamsSPMDRegionGets128AndCapsAt64BlocksPerSM) {
+  // The occupancy calculator is not asked unless OMPTARGET_CUDA_BLOCKS_PER_SM=-1.
+  bool Asked = false;
+  auto Occupancy = [&](int32_t) {
+    Asked = true;
+    return 16;
+  };
+  LaunchConfig C =
+      computeLaunch({ExecMode::SPMD, 0, 0, uint64_t{1} << 28, true}, {}, h200(), Occupancy);
+  EXPECT_EQ(C.Threads, 128u);
+  EXPECT_EQ(C.Blocks, 64u * 132u);  // the default cap, not 2^28 / 128
+  EXPECT_FALSE(Asked);
   C = launch({ExecMode::SPMD, 0, 0, 1000, true});
-  EXPECT_EQ(C.Blocks, 4u);  // ceil(1000 / 256)
+  EXPECT_EQ(C.Blocks, 8u);  // ceil(1000 / 128): below the cap
   C = launch({ExecMode::SPMD, /*NumTeams=*/2, 0, 1000, true});
-  EXPECT_EQ(C.Threads, 256u);
+  EXPECT_EQ(C.Threads, 128u);
   EXPECT_EQ(C.Blocks, 2u);
+  C = launch({ExecMode::SPMD, 0, /*ThreadLimit=*/256, uint64_t{1} << 28, true});
+  EXPECT_EQ(C.Threads, 256u);
+  EXPECT_EQ(C.Blocks, 64u * 132u);
+}
+
+TEST(CudaLaunchSizing, BlocksPerSMChoosesTheCap) {
+  LaunchEnv Env;
+  Env.BlocksPerSM = -1;  // the occupancy calculator's full grid
+  LaunchConfig C = launch({ExecMode::SPMD, 0, 0, uint64_t{1} << 28, true}, Env, 16);
+  EXPECT_EQ(C.Blocks, 16u * 132u);
+  Env.BlocksPerSM = 0;  // no cap
+  C = launch({ExecMode::SPMD, 0, 0, uint64_t{1} << 24, true}, Env);
+  EXPECT_EQ(C.Blocks, (1u << 24) / 128u);
+  Env.BlocksPerSM = 2;
+  C = launch({ExecMode::SPMD, 0, 0, uint64_t{1} << 24, true}, Env);
+  EXPECT_EQ(C.Blocks, 2u * 132u);
+  EXPECT_EQ(LaunchEnv{}.BlocksPerSM, 64);
 }
 
 TEST(CudaLaunchSizing, GenericAddsMainThreadWarp) {

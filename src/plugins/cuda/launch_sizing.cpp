@@ -7,7 +7,9 @@
 namespace omptarget::cuda {
 
 namespace {
-constexpr int32_t kDefaultSPMDThreads = 256;
+// SPMD team regions: 128 threads and at most 64 blocks per SM (launch_sizing.h
+// has the measurements).
+constexpr int32_t kDefaultSPMDThreads = 128;
 // A single-team region (`target parallel ...`, or num_teams(1)) gets LLVM
 // 14's 128: see launch_sizing.h for why.
 constexpr int32_t kDefaultSingleTeamThreads = 128;
@@ -30,7 +32,7 @@ LaunchEnv LaunchEnv::fromEnvironment() {
   E.NumTeams = env::getInt("OMP_NUM_TEAMS", 0, 0, INT32_MAX);
   E.TeamsThreadLimit = env::getInt("OMP_TEAMS_THREAD_LIMIT", 0, 0, INT32_MAX);
   E.TeamLimit = env::getInt("OMP_TEAM_LIMIT", 0, 0, INT32_MAX);
-  E.BlocksPerSM = env::getInt("OMPTARGET_CUDA_BLOCKS_PER_SM", -1, -1, 1 << 16);
+  E.BlocksPerSM = env::getInt("OMPTARGET_CUDA_BLOCKS_PER_SM", kDefaultBlocksPerSM, -1, 1 << 16);
   return E;
 }
 
