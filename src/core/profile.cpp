@@ -198,18 +198,22 @@ std::string cut(const char *Name, size_t Width) {
 // summary.py states the rules): host calls by total time descending, ties by
 // name.
 void printSummary(const std::vector<Snapshot> &All) {
+  // Totals in microseconds, summed as doubles in the file's order from the
+  // durations the file holds (ns / 1e3, which its 3 decimals give back
+  // exactly): the tool's arithmetic, so both print the same digits.
   struct Row {
-    uint64_t Calls = 0, TotalNs = 0;
+    uint64_t Calls = 0;
+    double TotalUs = 0;
   };
   std::map<std::string, Row> Calls;
   for (const Snapshot &E : All) {
     Row &Rw = Calls[displayName(E.S.Name)];
     ++Rw.Calls;
-    Rw.TotalNs += E.S.End - E.S.Begin;
+    Rw.TotalUs += static_cast<double>(E.S.End - E.S.Begin) / 1e3;
   }
   std::vector<std::pair<std::string, Row>> Rows(Calls.begin(), Calls.end());
   std::stable_sort(Rows.begin(), Rows.end(),
-                   [](const auto &A, const auto &B) { return A.second.TotalNs > B.second.TotalNs; });
+                   [](const auto &A, const auto &B) { return A.second.TotalUs > B.second.TotalUs; });
   std::string Out = "omptarget profile summary\n";
   if (!Rows.empty()) {
     Out += "host\n";
@@ -219,8 +223,8 @@ void printSummary(const std::vector<Snapshot> &All) {
     Out += Line;
     for (const auto &[Name, Rw] : Rows) {
       std::snprintf(Line, sizeof Line, "  %-40s%9llu%11.3f%11.3f\n", cut(Name.c_str(), 40).c_str(),
-                    static_cast<unsigned long long>(Rw.Calls), static_cast<double>(Rw.TotalNs) / 1e6,
-                    static_cast<double>(Rw.TotalNs) / 1e3 / static_cast<double>(Rw.Calls));
+                    static_cast<unsigned long long>(Rw.Calls), Rw.TotalUs / 1000.0,
+                    Rw.TotalUs / static_cast<double>(Rw.Calls));
       Out += Line;
     }
   }
