@@ -53,18 +53,12 @@ extern "C" {
 OMPT_EXPORT int omptarget_get_device_properties(
     int DeviceNum, void (*Fn)(void *Ctx, const char *Key, const char *Value), void *Ctx) {
   Runtime &R = Runtime::get();
-  int32_t Count = R.devices().size();
   if (!Fn) {
     debug::error("%s: device %d: null callback", kCall, DeviceNum);
     return 1;
   }
   if (!R.devices().get(DeviceNum)) {
-    if (Count == 0)
-      debug::error("%s: invalid device number %d (there are 0 devices%s)", kCall, DeviceNum,
-                   R.offloadDisabled() ? ": OMP_TARGET_OFFLOAD=disabled" : "");
-    else
-      debug::error("%s: invalid device number %d (there are %d devices; valid numbers are 0..%d)",
-                   kCall, DeviceNum, Count, Count - 1);
+    debug::error("%s", invalidDeviceMessage(kCall, DeviceNum, HostDevice::NotListed).c_str());
     return 1;
   }
   Expected<Device *> Ready = R.readyDevice(DeviceNum, kCall);

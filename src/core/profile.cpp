@@ -20,6 +20,10 @@
 #include "scoped_lock.h"
 #include "thread_annotations.h"
 
+#if OMPTARGET_HAVE_NVTX
+#include <nvtx3/nvToolsExt.h>
+#endif
+
 namespace omptarget::core::profile {
 
 namespace detail {
@@ -238,26 +242,38 @@ void flushAtExit() { flush(); }
 
 namespace detail {
 
-bool decide() {
+int decide() {
   Registry &R = registry();
-  std::optional<std::string> File = env::getString("LIBOMPTARGET_PROFILE");
-  bool Summary = env::getInt("LIBOMPTARGET_PROFILE_SUMMARY", 0, 0, 1) != 0;
-  bool On = (File && !File->empty()) || Summary;
   int Expected = -1;
   if (!State.compare_exchange_strong(Expected, kDeciding)) {
     // Another thread decides; wait until it has set things up.
     while (State.load(std::memory_order_acquire) == kDeciding) {
     }
-    return State.load(std::memory_order_relaxed) != 0;
+    return State.load(std::memory_order_relaxed);
   }
-  if (On) {
+  std::optional<std::string> File = env::getString("LIBOMPTARGET_PROFILE");
+  bool Summary = env::getInt("LIBOMPTARGET_PROFILE_SUMMARY", 0, 0, 1) != 0;
+  int On = (File && !File->empty()) || Summary ? kRecord : 0;
+  if (On & kRecord) {
     R.File = File ? *File : std::string();
     R.Summary = Summary;
     R.Start = std::chrono::steady_clock::now();
     std::atexit(flushAtExit);
     debug::setFatalHook(flushAtExit);
   }
-  State.store(On ? 1 : 0, std::memory_order_release);
+  // NVTX: asked for, or a tool injected (nsys sets NVTX_INJECTION64_PATH).
+  int64_t Nvtx = env::getInt("OMPTARGET_NVTX", -1, 0, 1);
+  std::optional<std::string> Injection = env::getString("NVTX_INJECTION64_PATH");
+  if (Nvtx == 1 || (Nvtx < 0 && Injection && !Injection->empty())) {
+#if OMPTARGET_HAVE_NVTX
+    On |= kNvtx;
+#else
+    if (Nvtx == 1)
+      debug::warning("OMPTARGET_NVTX=1: this libomptarget was built without NVTX3's header "
+                     "(nvtx3/nvToolsExt.h, from the CUDA toolkit): no NVTX ranges");
+#endif
+  }
+  State.store(On, std::memory_order_release);
   return On;
 }
 
@@ -265,6 +281,23 @@ uint64_t nowNs() {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                    std::chrono::steady_clock::now() - registry().Start)
                                    .count());
+}
+
+void nvtxPush(const char *Name, const ident_t *Loc) {
+#if OMPTARGET_HAVE_NVTX
+  std::string Label = displayName(Name);
+  if (std::string L = locationText(Loc); !L.empty()) Label += " " + L;
+  nvtxRangePushA(Label.c_str());
+#else
+  (void)Name;
+  (void)Loc;
+#endif
+}
+
+void nvtxPop() {
+#if OMPTARGET_HAVE_NVTX
+  nvtxRangePop();
+#endif
 }
 
 void record(const char *Name, const ident_t *Loc, int64_t Device, uint64_t Begin, uint64_t End) {
@@ -277,7 +310,7 @@ void record(const char *Name, const ident_t *Loc, int64_t Device, uint64_t Begin
 }  // namespace detail
 
 void flush() {
-  if (!enabled()) return;
+  if (!(state() & kRecord)) return;
   Registry &R = registry();
   if (R.Flushed.exchange(true)) return;
   std::vector<Snapshot> All = snapshot(R);

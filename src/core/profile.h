@@ -4,9 +4,15 @@
 // usage: docs/usage.md, "Profiling".
 //
 // Contract:
-//   * enabled() is decided once per process (either variable set and
-//     non-empty, LIBOMPTARGET_PROFILE_SUMMARY not 0); when it is false a
-//     HostSpan costs one load and one predictable branch, nothing else.
+//   * state() is decided once per process: recording (either variable set
+//     and non-empty, LIBOMPTARGET_PROFILE_SUMMARY not 0) and NVTX ranges
+//     (OMPTARGET_NVTX=1, or, with it unset, a tool loaded through
+//     NVTX_INJECTION64_PATH, as `nsys profile` does; only when the core was
+//     built with NVTX3's header); when both are off a HostSpan costs one
+//     load and one predictable branch, nothing else.
+//   * With NVTX on, every HostSpan is also an NVTX range (push at its start,
+//     pop at its end, on its thread) named "<construct> <file:line:col>"
+//     ("target teams prog.c:12:1"), or the call's name alone.
 //   * Span names are static strings: a runtime call's name
 //     ("omp_target_alloc") or a compiler entry's ("__tgt_target_teams"),
 //     which the file and the summary show as its construct ("target teams").
@@ -33,34 +39,45 @@
 
 namespace omptarget::core::profile {
 
+// What is on (bits of the decided state).
+constexpr int kRecord = 1;  // LIBOMPTARGET_PROFILE or LIBOMPTARGET_PROFILE_SUMMARY
+constexpr int kNvtx = 2;    // NVTX ranges (OMPTARGET_NVTX, or a tool injected by Nsight)
+
 namespace detail {
-// -1 undecided, -2 being decided, 0 off, 1 on.
+// -1 undecided, -2 being decided, else the bits above.
 extern std::atomic<int> State;
-bool decide();
+int decide();
 uint64_t nowNs();
 void record(const char *Name, const ident_t *Loc, int64_t Device, uint64_t Begin, uint64_t End);
+void nvtxPush(const char *Name, const ident_t *Loc);
+void nvtxPop();
 }  // namespace detail
 
-// Is any profile output requested? Decided on the first call.
-[[gnu::always_inline]] inline bool enabled() {
+// What is on; decided on the first call.
+[[gnu::always_inline]] inline int state() {
   int S = detail::State.load(std::memory_order_relaxed);
-  return S >= 0 ? S != 0 : detail::decide();
+  return S >= 0 ? S : detail::decide();
 }
+inline bool enabled() { return state() != 0; }
 
 class HostSpan {
  public:
   // Name must outlive the process (a string literal). Device -1: none.
   [[gnu::always_inline]] HostSpan(const char *Name, const ident_t *Loc, int64_t Device = -1) {
-    if (enabled()) [[unlikely]] {
+    if (int S = state()) [[unlikely]] {
+      Flags_ = S;
       Name_ = Name;
       Loc_ = Loc;
       Device_ = Device;
-      Begin_ = detail::nowNs();
+      if (S & kNvtx) detail::nvtxPush(Name, Loc);
+      if (S & kRecord) Begin_ = detail::nowNs();
     }
   }
   [[gnu::always_inline]] ~HostSpan() {
-    if (Name_) [[unlikely]]
-      detail::record(Name_, Loc_, Device_, Begin_, detail::nowNs());
+    if (Flags_) [[unlikely]] {
+      if (Flags_ & kRecord) detail::record(Name_, Loc_, Device_, Begin_, detail::nowNs());
+      if (Flags_ & kNvtx) detail::nvtxPop();
+    }
   }
   // The device once it is known (resolved from the default device).
   void setDevice(int64_t Device) { Device_ = Device; }
@@ -68,6 +85,7 @@ class HostSpan {
   HostSpan &operator=(const HostSpan &) = delete;
 
  private:
+  int Flags_ = 0;
   const char *Name_ = nullptr;
   const ident_t *Loc_ = nullptr;
   int64_t Device_ = -1;

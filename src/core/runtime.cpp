@@ -47,22 +47,25 @@ thread_local int64_t TripCountDevice = -1;
 thread_local uint64_t TripCountValue = 0;
 }  // namespace
 
-std::string invalidDeviceMessage(const char *Call, int64_t Id) {
-  int32_t N = Runtime::get().devices().size();
-  if (Id == abi::kOmpInvalidDevice)
+std::string invalidDeviceMessage(const char *Call, int64_t Id, HostDevice Host) {
+  Runtime &R = Runtime::get();
+  int32_t N = R.devices().size();
+  const bool HostOk = Host == HostDevice::Accepted;
+  if (Id == abi::kOmpInvalidDevice && HostOk)
     return formatString("%s: device number omp_invalid_device (%" PRId64
                         ") names no device (there "
                         "are %d devices; pass %somp_initial_device for the host)",
                         Call, Id, N, N == 0 ? "" : formatString("0..%d, or ", N - 1).c_str());
   if (N == 0)
-    return formatString("%s: invalid device number %" PRId64
-                        " (there are 0 devices: no plugin "
-                        "found a device; use omp_get_initial_device() for the host)",
-                        Call, Id);
+    return formatString("%s: invalid device number %" PRId64 " (there are 0 devices: %s%s)", Call,
+                        Id,
+                        R.offloadDisabled() ? "OMP_TARGET_OFFLOAD=disabled"
+                                            : "no plugin found a device",
+                        HostOk ? "; use omp_get_initial_device() for the host" : "");
   return formatString("%s: invalid device number %" PRId64
                       " (there are %d devices; valid numbers "
-                      "are 0..%d, or omp_get_initial_device() for the host)",
-                      Call, Id, N, N - 1);
+                      "are 0..%d%s)",
+                      Call, Id, N, N - 1, HostOk ? ", or omp_get_initial_device() for the host" : "");
 }
 
 int32_t initialDevice() { return Runtime::get().devices().size(); }

@@ -94,7 +94,11 @@ bool isInitialDevice(int64_t DeviceId);
 int64_t defaultDevice();
 
 // "<Call>: invalid device number N (there are M devices; ...)"; for
-// omp_invalid_device it says that this constant names no device.
-std::string invalidDeviceMessage(const char *Call, int64_t Id);
+// omp_invalid_device it says that this constant names no device. A call
+// that takes the host's number too (most of the API) says so; one that only
+// knows offload devices (omptarget_get_device_properties) passes NotListed.
+enum class HostDevice { Accepted, NotListed };
+std::string invalidDeviceMessage(const char *Call, int64_t Id,
+                                 HostDevice Host = HostDevice::Accepted);
 
 }  // namespace omptarget::core

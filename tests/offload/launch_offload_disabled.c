@@ -1,7 +1,9 @@
 // Launch: OMP_TARGET_OFFLOAD=disabled runs every target region on the host:
 // omp_get_num_devices() is 0, omp_is_initial_device() is 1 inside regions,
 // target data constructs are no-ops that still leave correct host values, and
-// omp_target_is_present of the initial device is 1.
+// omp_target_is_present of the initial device is 1; device 1 is not a
+// device (omp_target_alloc there gives NULL, with our message naming the
+// setting).
 // RUN: %clang-offload %s -o %t
 // RUN: %run env OMP_TARGET_OFFLOAD=disabled %t 2>&1 | %fcheck
 #include <omp.h>
@@ -11,6 +13,7 @@ int g = 1;
 #pragma omp declare target(g)
 
 int main(void) {
+  setbuf(stdout, NULL);  // in order with the runtime's messages on stderr
   // CHECK: num_devices=0
   printf("num_devices=%d\n", omp_get_num_devices());
   int init = -1, x = 5;
@@ -35,5 +38,11 @@ int main(void) {
   printf("present(initial)=%d\n",
          omp_target_is_present(a, omp_get_initial_device()));
 #pragma omp target exit data map(delete : a)
+  // Device 0 is the initial device now (there are no others); device 1 does
+  // not exist: the message says why (our core).
+  // OURS: omp_target_alloc: invalid device number 1 (there are 0 devices: OMP_TARGET_OFFLOAD=disabled; use omp_get_initial_device() for the host)
+  // CHECK: alloc on device 1: null
+  void *p = omp_target_alloc(16, 1);
+  printf("alloc on device 1: %s\n", p ? "non-null" : "null");
   return 0;
 }

@@ -86,6 +86,9 @@ config.substitutions.append(("%llvm14_bin", os.path.join(config.llvm14_dir, "bin
 config.substitutions.append(("%omptarget_info", os.path.join(config.omptarget_bin_dir, "omptarget-info")))
 repo_root = os.path.dirname(os.path.dirname(config.test_source_root))
 config.substitutions.append(("%omptarget_profile", os.path.join(repo_root, "tools", "omptarget-profile")))
+if getattr(config, "nvtx_injection", ""):
+    config.available_features.add("nvtx")
+    config.substitutions.append(("%nvtx_injection", config.nvtx_injection))
 config.substitutions.append(("%check_profile", "python3 " + os.path.join(config.test_source_root, "inputs", "check_profile.py")))
 config.substitutions.append(("%host_queue_mode", "asynchronous" if hostmode == "async" else "synchronous"))
 

@@ -1,0 +1,43 @@
+// NVTX ranges: with an NVTX tool injected (NVTX_INJECTION64_PATH, as
+// `nsys profile` does; here a stand-in that prints each push and pop), every
+// construct and runtime call is a range named after the construct and its
+// source location, nested as the calls are; OMPTARGET_NVTX=0 turns them off
+// even then; OMPTARGET_NVTX=1 with no tool injected costs nothing visible.
+// REQUIRES: omptarget-core, nvtx
+// RUN: %clang-offload -gline-tables-only %s -o %t
+// RUN: %run env NVTX_INJECTION64_PATH=%nvtx_injection %t 2>&1 | %fcheck --check-prefix=RANGES
+// RUN: %run env NVTX_INJECTION64_PATH=%nvtx_injection OMPTARGET_NVTX=0 %t 2>&1 | %fcheck --check-prefix=OFF
+// RUN: %run env OMPTARGET_NVTX=1 %t 2>&1 | %fcheck --check-prefix=OFF
+#include <omp.h>
+#include <stdio.h>
+
+int main(void) {
+  setbuf(stdout, NULL);
+  int a[64];
+  for (int i = 0; i < 64; i++) a[i] = i;
+#pragma omp target data map(tofrom : a) // line 18
+  {
+#pragma omp target teams distribute parallel for // line 20
+    for (int i = 0; i < 64; i++) a[i] *= 2;
+  }
+  void *p = omp_target_alloc(64, 0);
+  omp_target_free(p, 0);
+  printf("a[3]=%d\n", a[3]);
+  return 0;
+}
+
+// RANGES: NVTX push target data begin {{.*}}profile_nvtx.c:18:1
+// RANGES-NEXT: NVTX pop
+// RANGES-NEXT: NVTX push target teams {{.*}}profile_nvtx.c:20:1
+// RANGES-NEXT: NVTX pop
+// RANGES-NEXT: NVTX push target data end {{.*}}profile_nvtx.c:18:1
+// RANGES-NEXT: NVTX pop
+// RANGES-NEXT: NVTX push omp_target_alloc
+// RANGES-NEXT: NVTX pop
+// RANGES-NEXT: NVTX push omp_target_free
+// RANGES-NEXT: NVTX pop
+// RANGES-NEXT: a[3]=6
+
+// OFF-NOT: NVTX
+// OFF: a[3]=6
+// OFF-NOT: NVTX
