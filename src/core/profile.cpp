@@ -115,14 +115,25 @@ struct Snapshot {
   Span S;
 };
 
-// Every recorded span, taken under the locks in their order.
-std::vector<Snapshot> snapshot(Registry &R) {
-  std::vector<Snapshot> All;
-  ScopedLock Lock(R.Mutex);
-  for (auto &Log : R.Logs) {
-    ScopedLock LogLock(Log->Mutex);
-    for (const Span &S : Log->Spans) All.push_back({Log->Number, S});
+struct Recorded {
+  std::vector<Snapshot> Spans;  // by start time: the file's order
+  uint32_t Threads = 0;         // the threads that recorded (numbered 1..Threads)
+};
+
+// Every recorded span and the number of threads, taken at once under the
+// locks in their order.
+Recorded snapshot(Registry &R) {
+  Recorded All;
+  {
+    ScopedLock Lock(R.Mutex);
+    All.Threads = static_cast<uint32_t>(R.Logs.size());
+    for (auto &Log : R.Logs) {
+      ScopedLock LogLock(Log->Mutex);
+      for (const Span &S : Log->Spans) All.Spans.push_back({Log->Number, S});
+    }
   }
+  std::stable_sort(All.Spans.begin(), All.Spans.end(),
+                   [](const Snapshot &A, const Snapshot &B) { return A.S.Begin < B.S.Begin; });
   return All;
 }
 
@@ -313,16 +324,9 @@ void flush() {
   if (!(state() & kRecord)) return;
   Registry &R = registry();
   if (R.Flushed.exchange(true)) return;
-  std::vector<Snapshot> All = snapshot(R);
-  std::stable_sort(All.begin(), All.end(),
-                   [](const Snapshot &A, const Snapshot &B) { return A.S.Begin < B.S.Begin; });
-  uint32_t Threads;
-  {
-    ScopedLock Lock(R.Mutex);
-    Threads = static_cast<uint32_t>(R.Logs.size());
-  }
-  if (!R.File.empty()) writeTrace(R, All, Threads);
-  if (R.Summary) printSummary(All);
+  Recorded All = snapshot(R);
+  if (!R.File.empty()) writeTrace(R, All.Spans, All.Threads);
+  if (R.Summary) printSummary(All.Spans);
 }
 
 }  // namespace omptarget::core::profile

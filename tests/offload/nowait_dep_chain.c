@@ -39,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "inputs/nowait_chain_step.h"
+
 enum { SMALL = 2, LARGE = 1 << 20, N = 16 };
 enum Variant { PRESENT, TOFROM, ALTERNATING };
 
@@ -54,35 +56,24 @@ static long check(const unsigned *x, int n, int v) {
   return bad;
 }
 
-// One region of the chain; k chooses its kind.
-static void step(unsigned *x, int n, int k) {
-  if (k % 2 == 0) {
-#pragma omp target parallel for map(tofrom : x[0:n]) depend(inout : x[0]) nowait
-    for (int i = 0; i < n; i++) x[i] = x[i] * 2u + (unsigned)(k + 1);
-  } else {
-#pragma omp target map(tofrom : x[0:n]) depend(inout : x[0]) nowait
-    for (int i = 0; i < n; i++) x[i] = x[i] * 2u + (unsigned)(k + 1);
-  }
-}
-
 static long chain(unsigned *x, int n, enum Variant v) {
   for (int i = 0; i < n; i++) x[i] = start(i, v);
   switch (v) {
     case PRESENT:
 #pragma omp target enter data map(to : x[0:n])
-      for (int k = 0; k < N; k++) step(x, n, k);
+      for (int k = 0; k < N; k++) chainStep(x, n, k);
 #pragma omp taskwait
 #pragma omp target exit data map(from : x[0:n])
       break;
     case TOFROM:
-      for (int k = 0; k < N; k++) step(x, n, k);
+      for (int k = 0; k < N; k++) chainStep(x, n, k);
 #pragma omp taskwait
       break;
     case ALTERNATING:
       for (int k = 0; k < N; k += 2) {
-        step(x, n, k);
+        chainStep(x, n, k);
 #pragma omp target enter data map(to : x[0:n]) depend(inout : x[0]) nowait
-        step(x, n, k + 1);
+        chainStep(x, n, k + 1);
 #pragma omp target exit data map(from : x[0:n]) depend(inout : x[0]) nowait
       }
 #pragma omp taskwait

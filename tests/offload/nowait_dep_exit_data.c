@@ -36,6 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "inputs/nowait_chain_step.h"
+
 enum { SMALL = 3, LARGE = 1 << 20, K = 8, ROUNDS = 2 };
 enum Mode { NOWAIT_DEPEND, DEPEND, TASKWAIT };
 
@@ -56,15 +58,7 @@ static long run(unsigned *a, int n, unsigned r, enum Mode mode) {
   long badTask = 0, bad = 0;
   for (int i = 0; i < n; i++) a[i] = (unsigned)i * 13u + r;
 #pragma omp target enter data map(to : a[0:n])
-  for (int k = 0; k < K; k++) {
-    if (k % 2 == 0) {
-#pragma omp target parallel for map(tofrom : a[0:n]) depend(inout : a[0]) nowait
-      for (int i = 0; i < n; i++) a[i] = a[i] * 2u + (unsigned)(k + 1);
-    } else {
-#pragma omp target map(tofrom : a[0:n]) depend(inout : a[0]) nowait
-      for (int i = 0; i < n; i++) a[i] = a[i] * 2u + (unsigned)(k + 1);
-    }
-  }
+  for (int k = 0; k < K; k++) chainStep(a, n, k);
   switch (mode) {
     case NOWAIT_DEPEND:
 #pragma omp target exit data map(from : a[0:n]) depend(in : a[0]) depend(out : done) nowait
