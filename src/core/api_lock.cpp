@@ -47,6 +47,11 @@ extern "C" {
 
 OMPT_EXPORT void *llvm_omp_target_lock_mem(void *Ptr, size_t Size, int DeviceNum) {
   const char *Call = "llvm_omp_target_lock_mem";
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was locked (returning NULL)");
+    return nullptr;
+  }
   profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (!Ptr || Size == 0 || Size > static_cast<size_t>(INT64_MAX)) {
     debug::error("%s: cannot lock host memory " OMPT_PTR_FMT " of %zu bytes on device %d: %s", Call,
@@ -69,6 +74,9 @@ OMPT_EXPORT void *llvm_omp_target_lock_mem(void *Ptr, size_t Size, int DeviceNum
 
 OMPT_EXPORT void llvm_omp_target_unlock_mem(void *Ptr, int DeviceNum) {
   const char *Call = "llvm_omp_target_unlock_mem";
+  // Every lock ended with the runtime: nothing is left to unlock.
+  RuntimeUse Use;
+  if (!Use) return;
   profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (!Ptr) {
     debug::error("%s: null pointer on device %d; nothing was unlocked", Call, DeviceNum);

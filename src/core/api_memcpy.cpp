@@ -7,6 +7,7 @@
 #include "debug.h"
 #include "export.h"
 #include "memcpy_engine.h"
+#include "runtime.h"
 
 using namespace omptarget;
 using namespace omptarget::core;
@@ -17,6 +18,11 @@ extern "C" {
 OMPT_EXPORT int omp_target_memcpy(void *Dst, const void *Src, size_t Length, size_t DstOffset,
                                   size_t SrcOffset, int DstDevice, int SrcDevice) {
   const char *Call = "omp_target_memcpy";
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was copied");
+    return abi::kOffloadFail;
+  }
   profile::HostSpan Span(Call, nullptr, -1);
   if (Length == 0) return abi::kOffloadSuccess;
   if (!Dst || !Src) {
@@ -40,6 +46,11 @@ OMPT_EXPORT int omp_target_memcpy_rect(void *Dst, const void *Src, size_t Elemen
                                        const size_t *SrcOffsets, const size_t *DstDimensions,
                                        const size_t *SrcDimensions, int DstDevice, int SrcDevice) {
   const char *Call = "omp_target_memcpy_rect";
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was copied");
+    return abi::kOffloadFail;
+  }
   profile::HostSpan Span(Call, nullptr, -1);
   // Both null: the caller asks how many dimensions are supported.
   if (!Dst && !Src) return INT_MAX;

@@ -58,7 +58,8 @@ Status runCopy(CopyArgs &A) {
 
 // Runs the copy; reports (it cannot return) a failure.
 void copyAndReport(CopyArgs &A, bool Deferred) {
-  if (Runtime::stopped()) {
+  RuntimeUse Use;
+  if (!Use) {
     debug::error("%s: the runtime was shut down before the asynchronous copy (dst " OMPT_PTR_FMT
                  " on device %d, src " OMPT_PTR_FMT " on device %d) ran; the copy was not done",
                  A.Call, OMPT_PTR(A.Dst), A.DstDevice, OMPT_PTR(A.Src), A.SrcDevice);
@@ -99,6 +100,11 @@ OMPT_EXPORT int omp_target_memcpy_async(void *Dst, const void *Src, size_t Lengt
                                         size_t SrcOffset, int DstDevice, int SrcDevice,
                                         int DepobjCount, tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memcpy_async";
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was copied");
+    return abi::kOffloadFail;
+  }
   profile::HostSpan Span(Call, nullptr, -1);
   if (Length != 0 && (!Dst || !Src)) {
     debug::error("%s: null %s pointer (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT ", %zu bytes)",
@@ -132,6 +138,11 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
                                              int SrcDevice, int DepobjCount,
                                              tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memcpy_rect_async";
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was copied");
+    return abi::kOffloadFail;
+  }
   profile::HostSpan Span(Call, nullptr, -1);
   // Both null: the caller asks how many dimensions are supported.
   if (!Dst && !Src) return INT_MAX;

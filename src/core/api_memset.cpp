@@ -135,7 +135,8 @@ struct FillArgs {
 
 void runFillTask(void *Payload, bool Deferred) {
   auto &A = *static_cast<FillArgs *>(Payload);
-  if (Runtime::stopped()) {
+  RuntimeUse Use;
+  if (!Use) {
     debug::error(
         "%s: the runtime was shut down before the asynchronous fill of %zu bytes at " OMPT_PTR_FMT
         " on device %d ran; nothing was written",
@@ -154,6 +155,11 @@ extern "C" {
 
 OMPT_EXPORT void *omp_target_memset(void *Ptr, int Value, size_t Count, int DeviceNum) {
   const char *Call = "omp_target_memset";
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was written (returning NULL)");
+    return nullptr;
+  }
   profile::HostSpan Span(Call, nullptr, DeviceNum);
   Device *D = nullptr;
   if (!checkFill(Call, Ptr, Count, DeviceNum, D)) return nullptr;
@@ -168,6 +174,11 @@ OMPT_EXPORT void *omp_target_memset(void *Ptr, int Value, size_t Count, int Devi
 OMPT_EXPORT void *omp_target_memset_async(void *Ptr, int Value, size_t Count, int DeviceNum,
                                           int DepobjCount, tasks::OmpDepend *DepobjList) {
   const char *Call = "omp_target_memset_async";
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was written (returning NULL)");
+    return nullptr;
+  }
   profile::HostSpan Span(Call, nullptr, DeviceNum);
   Device *D = nullptr;
   if (!checkFill(Call, Ptr, Count, DeviceNum, D)) return nullptr;

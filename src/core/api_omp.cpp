@@ -22,6 +22,11 @@ int64_t allocationKey(int DeviceNum) {
 }
 
 void *allocate(size_t Size, int DeviceNum, int32_t Kind, const char *Call) {
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was allocated (returning NULL)");
+    return nullptr;
+  }
   profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (Size == 0) return nullptr;
   Runtime &R = Runtime::get();
@@ -54,6 +59,10 @@ bool freeable(int32_t Kind, int32_t FreeKind) {
 
 // omp_target_free (FreeKind -1) and llvm_omp_target_free_* (the kind they free).
 void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
+  // After shutdown (a static object's destructor): the runtime released all
+  // device memory already, so there is nothing left to free and nothing lost.
+  RuntimeUse Use;
+  if (!Use) return;
   profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (!Ptr) return;
   Runtime &R = Runtime::get();
@@ -103,8 +112,15 @@ void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
 
 extern "C" {
 
-OMPT_EXPORT int omp_get_num_devices(void) { return Runtime::get().devices().size(); }
-OMPT_EXPORT int omp_get_initial_device(void) { return initialDevice(); }
+// After shutdown there are no devices: the host is device 0.
+OMPT_EXPORT int omp_get_num_devices(void) {
+  RuntimeUse Use;
+  return Use ? Runtime::get().devices().size() : 0;
+}
+OMPT_EXPORT int omp_get_initial_device(void) {
+  RuntimeUse Use;
+  return Use ? initialDevice() : 0;
+}
 
 OMPT_EXPORT void *omp_target_alloc(size_t Size, int DeviceNum) {
   return allocate(Size, DeviceNum, abi::kAllocDefault, "omp_target_alloc");
@@ -133,7 +149,8 @@ OMPT_EXPORT void llvm_omp_target_free_shared(void *Ptr, int DeviceNum) {
 }
 
 OMPT_EXPORT int omp_target_is_present(const void *Ptr, int DeviceNum) {
-  if (!Ptr) return 0;
+  RuntimeUse Use;
+  if (!Ptr || !Use) return 0;
   Runtime &R = Runtime::get();
   if (isInitialDevice(DeviceNum)) return 1;
   Device *D = R.devices().get(DeviceNum);
@@ -151,6 +168,11 @@ OMPT_EXPORT int omp_target_is_present(const void *Ptr, int DeviceNum) {
 OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *DevicePtr, size_t Size,
                                          size_t DeviceOffset, int DeviceNum) {
   const char *Call = "omp_target_associate_ptr";
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(Call, "nothing was associated");
+    return abi::kOffloadFail;
+  }
   if (!HostPtr || !DevicePtr || Size == 0) {
     debug::error("%s: invalid arguments (host " OMPT_PTR_FMT ", device " OMPT_PTR_FMT
                  ", size %zu); both pointers must be non-null and the size positive",
@@ -189,6 +211,8 @@ OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *Device
 
 OMPT_EXPORT int omp_target_disassociate_ptr(const void *HostPtr, int DeviceNum) {
   const char *Call = "omp_target_disassociate_ptr";
+  RuntimeUse Use;
+  if (!Use) return abi::kOffloadSuccess;  // every association ended with the runtime
   if (!HostPtr) {
     debug::error("%s: null host pointer", Call);
     return abi::kOffloadFail;

@@ -52,6 +52,11 @@ extern "C" {
 
 OMPT_EXPORT int omptarget_get_device_properties(
     int DeviceNum, void (*Fn)(void *Ctx, const char *Key, const char *Value), void *Ctx) {
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown(kCall, "no device is left to describe");
+    return 1;
+  }
   Runtime &R = Runtime::get();
   if (!Fn) {
     debug::error("%s: device %d: null callback", kCall, DeviceNum);

@@ -41,7 +41,10 @@ constexpr const char *kHostUid = "HOST";
 
 extern "C" {
 
+// After shutdown nothing is mapped and no device is left.
 OMPT_EXPORT void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {
+  RuntimeUse Use;
+  if (!Use) return nullptr;
   if (isInitialDevice(DeviceNum)) return const_cast<void *>(Ptr);
   Device *D = Runtime::get().devices().get(DeviceNum);
   if (!D) {
@@ -54,6 +57,8 @@ OMPT_EXPORT void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {
 
 OMPT_EXPORT int omp_target_is_accessible(const void *Ptr, size_t Size, int DeviceNum) {
   const char *Call = "omp_target_is_accessible";
+  RuntimeUse Use;
+  if (!Use) return 0;
   Runtime &R = Runtime::get();
   if (isInitialDevice(DeviceNum)) return 1;
   if (!R.devices().get(DeviceNum)) {
@@ -71,6 +76,8 @@ OMPT_EXPORT int omp_target_is_accessible(const void *Ptr, size_t Size, int Devic
 }
 
 OMPT_EXPORT const char *omp_get_uid_from_device(int DeviceNum) {
+  RuntimeUse Use;
+  if (!Use) return nullptr;
   if (isInitialDevice(DeviceNum)) return kHostUid;
   Device *D = Runtime::get().devices().get(DeviceNum);
   if (!D) {
@@ -81,7 +88,8 @@ OMPT_EXPORT const char *omp_get_uid_from_device(int DeviceNum) {
 }
 
 OMPT_EXPORT int omp_get_device_from_uid(const char *Uid) {
-  if (!Uid) return static_cast<int>(abi::kOmpInvalidDevice);
+  RuntimeUse Use;
+  if (!Uid || !Use) return static_cast<int>(abi::kOmpInvalidDevice);
   if (std::strcmp(Uid, kHostUid) == 0) return initialDevice();
   DeviceTable &T = Runtime::get().devices();
   for (int32_t I = 0, N = T.size(); I < N; ++I)

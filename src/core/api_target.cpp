@@ -53,6 +53,12 @@ enum class DataPhaseKind { Begin, End, Update };
 
 void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_t DeviceId,
                       const MapArgs &A) {
+  RuntimeUse Use;
+  if (!Use) {
+    // A late construct moves nothing: the device data went with the runtime.
+    reportAfterShutdown(Call, "no data was mapped, moved or unmapped");
+    return;
+  }
   profile::HostSpan Span(Call, Loc, DeviceId);
   Runtime &R = Runtime::get();
   if (R.offloadDisabled()) return;
@@ -87,6 +93,10 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
 
 int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, const MapArgs &A,
               bool Teams, int32_t NumTeams, int32_t ThreadLimit) {
+  // A region that starts after shutdown (a nowait region whose task runs
+  // during exit()) runs as the compiler's host version: its data is the host's.
+  RuntimeUse Use;
+  if (!Use) return abi::kOffloadFail;
   profile::HostSpan Span(Call, Loc, DeviceId);
   Runtime &R = Runtime::get();
   // Disabled offloading: the compiler's host fallback runs the region.
@@ -112,6 +122,14 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   Launch.ThreadLimit = ThreadLimit;
   Launch.TripCount = TripCount;
   Status S = runTargetRegion(Loc, **D, A, Launch);
+  if (!S && R.images().retired(HostPtr)) {
+    // A region that starts after its binary was unregistered (a nowait
+    // region whose task runs while exit() tears the program down) runs as the
+    // compiler's host version, on the host's data: nothing is lost.
+    OMPT_TRACE("omptarget", "%s: the binary of host region %p was unregistered; host fallback",
+               Call, HostPtr);
+    return abi::kOffloadFail;
+  }
   if (info::enabled(abi::kInfoDumpTable)) info::dumpTable(Loc, **D);
   reportOutcome(R, Loc, S, Call);
   return S ? abi::kOffloadSuccess : abi::kOffloadFail;
@@ -121,14 +139,20 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
 
 extern "C" {
 
-OMPT_EXPORT void __tgt_register_requires(int64_t Flags) { Runtime::get().registerRequires(Flags); }
-OMPT_EXPORT void __tgt_register_lib(__tgt_bin_desc *Desc) { Runtime::get().registerLib(Desc); }
+OMPT_EXPORT void __tgt_register_requires(int64_t Flags) {
+  if (RuntimeUse Use; Use) Runtime::get().registerRequires(Flags);
+}
+OMPT_EXPORT void __tgt_register_lib(__tgt_bin_desc *Desc) {
+  // A library loaded while the program exits has nothing to offload.
+  if (RuntimeUse Use; Use) Runtime::get().registerLib(Desc);
+}
 OMPT_EXPORT void __tgt_unregister_lib(__tgt_bin_desc *Desc) {
   // Binaries torn down after the runtime itself have nothing left to undo.
-  if (Runtime::stopped()) return;
-  Runtime::get().unregisterLib(Desc);
+  if (RuntimeUse Use; Use) Runtime::get().unregisterLib(Desc);
 }
-OMPT_EXPORT void __tgt_init_all_rtls() { Runtime::get().activateAllPlugins(); }
+OMPT_EXPORT void __tgt_init_all_rtls() {
+  if (RuntimeUse Use; Use) Runtime::get().activateAllPlugins();
+}
 
 // Data constructs: mapper variants carry source locations, names and mappers.
 #define OMPT_DATA_ENTRY(Suffix, Kind)                                                            \
@@ -243,6 +267,8 @@ OMPT_EXPORT void __tgt_push_mapper_component(void *Handle, void *Base, void *Beg
 
 OMPT_EXPORT void __tgt_set_info_flag(uint32_t Flags) {
   info::setLevel(Flags);
+  RuntimeUse Use;
+  if (!Use) return;
   for (Plugin *P : Runtime::get().devices().plugins())
     if (P->fn().set_info_flag) P->fn().set_info_flag(Flags);
 }
@@ -250,6 +276,11 @@ OMPT_EXPORT void __tgt_set_info_flag(uint32_t Flags) {
 OMPT_EXPORT int __tgt_print_device_info(int64_t DeviceId) {
   // The plugin describes a started device: start it (with no image, when
   // none was registered). An invalid number gets readyDevice's message.
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown("__tgt_print_device_info", "nothing was printed");
+    return 0;
+  }
   Expected<Device *> Ready = Runtime::get().readyDevice(DeviceId, "__tgt_print_device_info");
   if (!Ready) {
     debug::error("%s", Ready.error().message().c_str());

@@ -61,7 +61,10 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags,
   Bin->Serial = NextSerial_++;
   size_t Index = 0;
   for (__tgt_offload_entry *E = Desc->HostEntriesBegin; E != Desc->HostEntriesEnd; ++E, ++Index)
-    if (E->size == 0) Kernels_[E->addr] = KernelRef{Bin.get(), Index};
+    if (E->size == 0) {
+      Kernels_[E->addr] = KernelRef{Bin.get(), Index};
+      Retired_.erase(E->addr);
+    }
   Binaries_.push_back(std::move(Bin));
   Generation_.fetch_add(1, std::memory_order_acq_rel);
   return Accepted;
@@ -96,7 +99,10 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
     for (__tgt_offload_entry *E = Desc->HostEntriesBegin; E != Desc->HostEntriesEnd; ++E) {
       if (E->size == 0) {
         auto K = Kernels_.find(E->addr);
-        if (K != Kernels_.end() && K->second.Bin == &Bin) Kernels_.erase(K);
+        if (K != Kernels_.end() && K->second.Bin == &Bin) {
+          Kernels_.erase(K);
+          Retired_.insert(E->addr);
+        }
         continue;
       }
       // Unmap the global from every device that loaded this binary.
@@ -233,6 +239,11 @@ Expected<void *> ImageRegistry::lookupKernel(void *HostPtr, const Device &D) {
     return makeError("device %d has no image containing kernel %s", D.id(),
                      Bin.Desc->HostEntriesBegin[It->second.Index].name);
   return Bin.TableFor[Id]->EntriesBegin[It->second.Index].addr;
+}
+
+bool ImageRegistry::retired(void *HostPtr) {
+  ScopedLock Lock(Mutex_);
+  return Retired_.contains(HostPtr);
 }
 
 const char *ImageRegistry::kernelName(void *HostPtr) {

@@ -26,6 +26,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "device_table.h"
@@ -66,6 +67,9 @@ class ImageRegistry {
   Expected<void *> lookupKernel(void *HostPtr, const Device &D);
   // Name of the host entry `HostPtr`, or null.
   const char *kernelName(void *HostPtr);
+  // Whether `HostPtr` was a kernel of a binary that has been unregistered
+  // (and not registered again): the program is exiting, or closed the library.
+  bool retired(void *HostPtr);
 
  private:
   enum class CtorState : uint8_t { Pending, Done, Failed };
@@ -95,6 +99,7 @@ class ImageRegistry {
   std::vector<std::unique_ptr<Binary>> Binaries_ GUARDED_BY(Mutex_);
   uint64_t NextSerial_ GUARDED_BY(Mutex_) = 1;
   std::unordered_map<void *, KernelRef> Kernels_ GUARDED_BY(Mutex_);
+  std::unordered_set<void *> Retired_ GUARDED_BY(Mutex_);  // see retired()
   std::atomic<uint64_t> Generation_{1};
 };
 

@@ -91,6 +91,11 @@ OMPT_EXPORT void __tgt_interop_init(ident_t *Loc, int32_t Gtid, void **InteropPt
   waitForDependences("interop init", Loc, Gtid, NDeps, DepList);
   if (!InteropPtr) return;
   *InteropPtr = nullptr;
+  RuntimeUse Use;
+  if (!Use) {
+    reportAfterShutdown("interop init", "the interop object is omp_interop_none");
+    return;
+  }
   Runtime &R = Runtime::get();
   int64_t Id = DeviceId == abi::kDeviceDefault ? defaultDevice() : DeviceId;
   if (R.offloadDisabled() || isInitialDevice(Id)) {
@@ -121,6 +126,8 @@ OMPT_EXPORT void __tgt_interop_init(ident_t *Loc, int32_t Gtid, void **InteropPt
 OMPT_EXPORT void __tgt_interop_use(ident_t *Loc, int32_t Gtid, void **InteropPtr, int32_t DeviceId,
                                    int32_t NDeps, void *DepList, int32_t /*NoWait*/) {
   waitForDependences("interop use", Loc, Gtid, NDeps, DepList);
+  RuntimeUse Use;  // after shutdown every object is gone: nothing to use
+  if (!Use) return;
   std::shared_ptr<InteropObject> Obj = objectOf("interop use", InteropPtr, DeviceId, false);
   if (!Obj) return;
   if (Status S = Obj->waitForQueue(); !S) debug::error("%s", S.error().message().c_str());
@@ -130,6 +137,11 @@ OMPT_EXPORT void __tgt_interop_destroy(ident_t *Loc, int32_t Gtid, void **Intero
                                        int32_t DeviceId, int32_t NDeps, void *DepList,
                                        int32_t /*NoWait*/) {
   waitForDependences("interop destroy", Loc, Gtid, NDeps, DepList);
+  RuntimeUse Use;  // after shutdown every object is destroyed already
+  if (!Use) {
+    if (InteropPtr) *InteropPtr = nullptr;
+    return;
+  }
   std::shared_ptr<InteropObject> Obj = objectOf("interop destroy", InteropPtr, DeviceId, true);
   if (InteropPtr) *InteropPtr = nullptr;
   if (!Obj) return;

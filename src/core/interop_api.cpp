@@ -51,6 +51,11 @@ Lookup lookup(const void *Handle, int Id, PropertyType Want) {
     L.Rc = ir::kRcEmpty;
     return L;
   }
+  RuntimeUse Use;  // after shutdown no object is live
+  if (!Use) {
+    L.Rc = ir::kRcOther;
+    return L;
+  }
   std::shared_ptr<InteropObject> Obj = Runtime::get().interops().find(Handle);
   if (!Obj) {
     L.Rc = ir::kRcOther;
@@ -110,7 +115,8 @@ OMPT_EXPORT const char *omp_get_interop_name(const void *, int Property) {
 }
 
 OMPT_EXPORT const char *omp_get_interop_type_desc(const void *Interop, int Property) {
-  if (!Interop || !inRange(Property)) return nullptr;
+  RuntimeUse Use;
+  if (!Interop || !inRange(Property) || !Use) return nullptr;
   std::shared_ptr<InteropObject> Obj = Runtime::get().interops().find(Interop);
   if (!Obj) return nullptr;
   const InteropProperty &P = Obj->property(Property);

@@ -1,6 +1,8 @@
 #include "runtime.h"
 
 #include <cctype>
+#include <chrono>
+#include <thread>
 #include <cinttypes>
 #include <string>
 
@@ -26,9 +28,26 @@ std::unique_ptr<Runtime> &slot() {
   } H;
   return H.R;
 }
+// The gate (runtime.h): closed by stop(); InFlight counts the threads inside
+// an exported call (a thread's nested calls count once, through UseDepth).
 std::atomic<bool> Stopped{false};
+std::atomic<int64_t> InFlight{0};
+thread_local int UseDepth = 0;
 // Published copy of slot()'s pointer for the hot path (no static-init guard).
 std::atomic<Runtime *> Live{nullptr};
+
+// Waits until no other thread is inside a call (this thread's own hold, if
+// any, aside); false after kShutdownWaitMs.
+bool waitForOtherCalls() {
+  using Clock = std::chrono::steady_clock;
+  const auto Deadline = Clock::now() + std::chrono::milliseconds(Runtime::kShutdownWaitMs);
+  const int64_t Own = UseDepth > 0 ? 1 : 0;
+  while (InFlight.load(std::memory_order_seq_cst) > Own) {
+    if (Clock::now() >= Deadline) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return true;
+}
 
 OffloadPolicy parsePolicy() {
   auto Text = env::getString("OMP_TARGET_OFFLOAD");
@@ -91,11 +110,43 @@ void Runtime::start() {
   Live.store(slot().get(), std::memory_order_release);
 }
 void Runtime::stop() {
-  Stopped.store(true);
+  Stopped.store(true, std::memory_order_seq_cst);
+  if (UseDepth > 0) {
+    // exit() from inside a call (the host device runs the region's code on
+    // the calling thread): this thread's own frames still use the runtime,
+    // and other threads may wait on locks it holds.
+    OMPT_TRACE("omptarget", "exit() called inside an offload call: the runtime is left in place");
+    return;
+  }
+  if (!waitForOtherCalls()) {
+    OMPT_TRACE("omptarget",
+               "%" PRId64 " offload calls still running %d ms after exit() began: the runtime is "
+               "left in place",
+               InFlight.load(), kShutdownWaitMs);
+    return;
+  }
   Live.store(nullptr, std::memory_order_release);
   slot().reset();
 }
-bool Runtime::stopped() { return Stopped.load(); }
+bool Runtime::stopped() { return Stopped.load(std::memory_order_seq_cst); }
+
+RuntimeUse::RuntimeUse() noexcept : Held_(true) {
+  if (UseDepth++ > 0) return;  // the outermost call's hold covers this one
+  InFlight.fetch_add(1, std::memory_order_seq_cst);
+  if (!Stopped.load(std::memory_order_seq_cst)) [[likely]]
+    return;
+  InFlight.fetch_sub(1, std::memory_order_seq_cst);
+  --UseDepth;
+  Held_ = false;
+}
+RuntimeUse::~RuntimeUse() {
+  if (!Held_ || --UseDepth > 0) return;
+  InFlight.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+void reportAfterShutdown(const char *Call, const char *What) {
+  debug::error("%s: called after the offload runtime shut down at program exit; %s", Call, What);
+}
 
 void Runtime::registerRequires(int64_t Flags) {
   // The first translation unit sets the flags; every later one must agree on
@@ -174,7 +225,18 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
 }
 
 void Runtime::unregisterLib(__tgt_bin_desc *Desc) {
-  if (Desc) Images_.unregisterLib(Desc);
+  if (!Desc) return;
+  // At exit the program unregisters its binary from its own destructor,
+  // before the runtime stops: a nowait region still running on a helper
+  // thread uses the binary's kernels and mapped globals, so let it finish
+  // first (bounded; regions that start later find the binary retired and
+  // run their host version: api_target.cpp).
+  if (!waitForOtherCalls())
+    OMPT_TRACE("omptarget",
+               "__tgt_unregister_lib: offload calls still running after %d ms; unregistering "
+               "anyway",
+               kShutdownWaitMs);
+  Images_.unregisterLib(Desc);
 }
 
 OffloadPolicy Runtime::resolvePolicy() {

@@ -1,6 +1,22 @@
 // The one runtime object: the only global mutable state of the core. It is
 // created by the library constructor and destroyed by the library destructor
 // (after the program's own destructors have unregistered their binaries).
+//
+// Shutdown and late calls. Every exported entry that uses the runtime holds a
+// RuntimeUse for the whole call. stop() (the library destructor, at exit())
+// first closes the gate, so that no new use begins, then waits for the uses
+// in flight (a nowait region on a hidden-helper thread, another user thread
+// still offloading) to end before it destroys the runtime. A use and stop()
+// meet through two sequentially consistent atomics (the in-flight count and
+// the closed flag): either the entering call sees the gate closed, or stop()
+// sees its count. The runtime is left in place, never destroyed under a
+// caller, when uses do not end within kShutdownWaitMs, or when the thread
+// calling exit() is itself inside a call (user code run by the host device's
+// kernel, a mapper): the process is ending, and a leak of memory still
+// reachable from the holder is harmless where a destroyed runtime would crash.
+// A call refused by the closed gate does nothing and says so where its
+// caller loses something (see each entry); a target region then returns
+// failure, so the compiler's host version runs it.
 #pragma once
 
 #include <atomic>
@@ -29,8 +45,10 @@ class Runtime {
   // Constructs/destroys the global runtime (library init/fini, tests).
   static void start();
   static void stop();
-  // True once stop() ran (exit-time calls then do nothing).
+  // True once stop() began (exit-time calls then do nothing).
   static bool stopped();
+  // How long stop() waits for the calls in flight to end.
+  static constexpr int kShutdownWaitMs = 1000;
 
   DeviceTable &devices() { return Devices_; }
   ImageRegistry &images() { return Images_; }
@@ -82,6 +100,26 @@ class Runtime {
   std::atomic<OffloadPolicy> ResolvedPolicy_{OffloadPolicy::Default};
   OffloadPolicy resolvePolicy();  // the first policy() call
 };
+
+// One exported call's hold on the runtime (see the top of this file). Not
+// copyable; nested calls on one thread (a mapper or a host-device kernel
+// calling the API) share the outermost hold.
+class [[nodiscard]] RuntimeUse {
+ public:
+  RuntimeUse() noexcept;
+  ~RuntimeUse();
+  RuntimeUse(const RuntimeUse &) = delete;
+  RuntimeUse &operator=(const RuntimeUse &) = delete;
+  // False when the runtime has shut down: the call must not touch it.
+  explicit operator bool() const { return Held_; }
+
+ private:
+  bool Held_;
+};
+
+// "<Call>: called after the offload runtime shut down at program exit; <What>"
+// as an error line, for late calls whose caller loses something.
+void reportAfterShutdown(const char *Call, const char *What);
 
 // The host's device number (omp_get_initial_device(): the device count) and
 // whether `DeviceId` names it: that number, omp_initial_device (-1) or LLVM

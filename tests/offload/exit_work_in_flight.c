@@ -1,0 +1,78 @@
+// exit() while offload work is in flight never crashes the runtime: the
+// library destructor closes the runtime's gate, waits for the calls in flight
+// and destroys the runtime only when none is left (src/core/runtime.h).
+//  - nowait: exit() right after a `target nowait` region was created, so its
+//    hidden-helper task starts while the library destructor runs (this
+//    crashed in 36 of 40 runs with LIBOMPTARGET_PROFILE set, which makes the
+//    exit path longer, before the gate existed);
+//  - threads: exit() from main while four other threads offload in a loop
+//    (plain target regions: libomp 14 itself aborts in 1 of 10 runs when a
+//    thread is inside a parallel region at exit(), with or without offload);
+//  - never-unmapped: exit() with data still mapped by `enter data`.
+// Each must exit with the program's status (3), 20 times over, both with the
+// profile on and off, and print nothing from the runtime.
+//
+// LLVM 14's core fails the nowait case every time ("Host ptr ... does not
+// have a matching target pointer", then a fatal error: the region starts
+// after the program unregistered its binary) and segfaults in the threads
+// case; LLVM 14's host plugin unloads its images in its own static
+// destructor, which runs at exit before the region does (segfault, with
+// either core).
+// UNSUPPORTED: runtime-llvm, runtime-llvm-core-our-plugin, runtime-our-core-llvm-plugin
+// RUN: %clang-offload %s -o %t -lpthread
+// RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %t nowait || test $? = 3 || { echo "nowait: status $?"; exit 1; }; done; echo nowait ok' 2>&1 | %fcheck --check-prefix=NOWAIT
+// RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do LIBOMPTARGET_PROFILE=%t.json %t nowait || test $? = 3 || { echo "nowait profile: status $?"; exit 1; }; done; echo nowait profile ok' 2>&1 | %fcheck --check-prefix=NOWAITPROF
+// RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do %t threads || test $? = 3 || { echo "threads: status $?"; exit 1; }; done; echo threads ok' 2>&1 | %fcheck --check-prefix=THREADS
+// RUN: %run sh -c '%t mapped || test $? = 3 && echo mapped ok' 2>&1 | %fcheck --check-prefix=MAPPED
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { N = 1 << 16 };
+
+static void *offloadForever(void *Arg) {
+  (void)Arg;
+  double *X = calloc(N, sizeof(double));
+  for (;;) {
+#pragma omp target map(tofrom : X[0:N])
+    for (int I = 0; I < N; ++I) X[I] += 1.0;
+  }
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  const char *Mode = argc > 1 ? argv[1] : "";
+  if (!strcmp(Mode, "nowait")) {
+    static double A[N], B[N];
+    for (int I = 0; I < N; ++I) A[I] = I;
+#pragma omp target teams distribute parallel for nowait map(to : A) map(from : B)
+    for (int I = 0; I < N; ++I) B[I] = 2 * A[I];
+    exit(3);
+  }
+  if (!strcmp(Mode, "threads")) {
+    pthread_t T[4];
+    for (int I = 0; I < 4; ++I) pthread_create(&T[I], NULL, offloadForever, NULL);
+    usleep(20000);
+    exit(3);
+  }
+  if (!strcmp(Mode, "mapped")) {
+    double *X = calloc(N, sizeof(double));
+#pragma omp target enter data map(to : X[0:N])
+#pragma omp target
+    X[0] = 1;
+    exit(3);
+  }
+  fprintf(stderr, "usage: %s nowait|threads|mapped\n", argv[0]);
+  return 1;
+}
+
+// NOWAIT-NOT: Libomptarget
+// NOWAIT: nowait ok
+// NOWAITPROF-NOT: Libomptarget
+// NOWAITPROF: nowait profile ok
+// THREADS-NOT: Libomptarget
+// THREADS: threads ok
+// MAPPED-NOT: Libomptarget
+// MAPPED: mapped ok
