@@ -98,16 +98,25 @@ int64_t defaultDevice() { return omp_get_default_device ? omp_get_default_device
 Runtime::Runtime() : ConfiguredPolicy_(parsePolicy()) {}
 Runtime::~Runtime() = default;
 
+namespace {
+void publish() {
+  if (!slot()) slot() = std::make_unique<Runtime>();
+  Live.store(slot().get(), std::memory_order_release);
+}
+}  // namespace
+
 Runtime &Runtime::get() {
   // Calls that arrive before the library constructor ran (another library's
-  // constructor) or after stop() get a runtime made on the spot.
+  // constructor) get a runtime made on the spot; so would a call after stop()
+  // that no RuntimeUse guards, but the gate stays closed for it.
   if (Runtime *R = Live.load(std::memory_order_acquire)) return *R;
-  start();
+  publish();
   return *slot();
 }
 void Runtime::start() {
-  if (!slot()) slot() = std::make_unique<Runtime>();
-  Live.store(slot().get(), std::memory_order_release);
+  // The library constructor, or a test starting the runtime again after stop().
+  Stopped.store(false, std::memory_order_seq_cst);
+  publish();
 }
 void Runtime::stop() {
   Stopped.store(true, std::memory_order_seq_cst);

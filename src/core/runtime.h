@@ -42,7 +42,8 @@ class Runtime {
 
   // The live runtime. Valid between library construction and destruction.
   static Runtime &get();
-  // Constructs/destroys the global runtime (library init/fini, tests).
+  // Constructs (and opens the gate) / closes the gate and destroys the
+  // global runtime (library init/fini, tests).
   static void start();
   static void stop();
   // True once stop() began (exit-time calls then do nothing).
