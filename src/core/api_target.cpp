@@ -91,6 +91,19 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
   reportOutcome(R, Loc, S, Call);
 }
 
+// A region that fails while exit() tears the program down (a nowait region
+// whose task starts then: the CUDA driver may be deinitialized already, the
+// program's binary unregistered) or after its binary was unregistered runs
+// as the compiler's host version, on the host's data: nothing is lost, and
+// no error is due. Asked only once the region failed.
+[[gnu::cold]] bool failedForTeardown(Runtime &R, const char *Call, void *HostPtr) {
+  if (!Runtime::exiting() && !R.images().retired(HostPtr)) return false;
+  OMPT_TRACE("omptarget", "%s: host region %p failed while the program exits or after its "
+             "binary was unregistered; its host version runs",
+             Call, HostPtr);
+  return true;
+}
+
 int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, const MapArgs &A,
               bool Teams, int32_t NumTeams, int32_t ThreadLimit) {
   // A region that starts after shutdown (a nowait region whose task runs
@@ -109,7 +122,9 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   uint64_t TripCount = Runtime::popTripCount(DeviceId);
   auto D = R.readyDevice(DeviceId, Call);
   if (!D) {
-    handleOutcome(Loc, D.error(), Call);
+    // At exit the device may fail to start (the CUDA driver is already
+    // deinitialized) for a region whose binary is gone.
+    if (!failedForTeardown(R, Call, HostPtr)) handleOutcome(Loc, D.error(), Call);
     return abi::kOffloadFail;
   }
   if (info::enabled(abi::kInfoKernelArgs))
@@ -122,14 +137,7 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   Launch.ThreadLimit = ThreadLimit;
   Launch.TripCount = TripCount;
   Status S = runTargetRegion(Loc, **D, A, Launch);
-  if (!S && R.images().retired(HostPtr)) {
-    // A region that starts after its binary was unregistered (a nowait
-    // region whose task runs while exit() tears the program down) runs as the
-    // compiler's host version, on the host's data: nothing is lost.
-    OMPT_TRACE("omptarget", "%s: the binary of host region %p was unregistered; host fallback",
-               Call, HostPtr);
-    return abi::kOffloadFail;
-  }
+  if (!S && failedForTeardown(R, Call, HostPtr)) return abi::kOffloadFail;
   if (info::enabled(abi::kInfoDumpTable)) info::dumpTable(Loc, **D);
   reportOutcome(R, Loc, S, Call);
   return S ? abi::kOffloadSuccess : abi::kOffloadFail;

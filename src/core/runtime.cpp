@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 #include <cinttypes>
 #include <string>
@@ -31,6 +32,7 @@ std::unique_ptr<Runtime> &slot() {
 // The gate (runtime.h): closed by stop(); InFlight counts the threads inside
 // an exported call (a thread's nested calls count once, through UseDepth).
 std::atomic<bool> Stopped{false};
+std::atomic<bool> Exiting{false};  // see Runtime::exiting()
 std::atomic<int64_t> InFlight{0};
 thread_local int UseDepth = 0;
 // Published copy of slot()'s pointer for the hot path (no static-init guard).
@@ -138,6 +140,17 @@ void Runtime::stop() {
   slot().reset();
 }
 bool Runtime::stopped() { return Stopped.load(std::memory_order_seq_cst); }
+void Runtime::markExiting() { Exiting.store(true, std::memory_order_release); }
+bool Runtime::exiting() { return Exiting.load(std::memory_order_acquire); }
+
+void Runtime::armExitMark() {
+  // atexit handlers run last-registered first: registered again after every
+  // step that may start a driver (a plugin's activation: cuInit; a device's
+  // start: its context), markExiting runs before whatever exit-time teardown
+  // the driver registered then, which refuses to start a device. A handful of
+  // entries in all (one per binary and per device).
+  std::atexit([] { Runtime::markExiting(); });
+}
 
 RuntimeUse::RuntimeUse() noexcept : Held_(true) {
   if (UseDepth++ > 0) return;  // the outermost call's hold covers this one
@@ -203,6 +216,7 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
   loadPlugins();
   std::string IdlePlugins;
   int Accepted = Images_.registerLib(Desc, requiresFlags(), IdlePlugins);
+  armExitMark();  // the plugins that took an image have started their drivers
   if (Desc->NumDeviceImages == 0) return;
   if (!IdlePlugins.empty()) {
     // Taken by a plugin that found no device (no GPU, no driver): say so
@@ -266,6 +280,7 @@ void Runtime::loadPlugins() {
 void Runtime::activateAllPlugins() {
   loadPlugins();
   for (Plugin *P : Devices_.plugins()) (void)Devices_.activate(*P, requiresFlags());
+  armExitMark();
 }
 
 Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
@@ -274,8 +289,10 @@ Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
   uint64_t Generation = Images_.generation();
   if (D->isReady() && D->loadedGeneration() == Generation) return D;
   ScopedLock Lock(D->initMutex());
+  const bool FirstStart = !D->isReady();
   if (Status S = D->initializeLocked(unifiedSharedMemory()); !S)
     return makeError("%s: %s", Call, S.error().message().c_str());
+  if (FirstStart) armExitMark();  // the device's start may register driver handlers
   if (Status S = Images_.loadPendingImages(*D); !S)
     return makeError("%s: %s", Call, S.error().message().c_str());
   D->markReady(Generation);

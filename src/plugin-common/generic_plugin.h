@@ -66,7 +66,9 @@ class GenericPlugin {
   uint32_t infoFlags() const { return InfoFlags_.load(std::memory_order_relaxed); }
   bool infoEnabled(abi::InfoKind Kind) const { return (infoFlags() & Kind) != 0; }
 
-  // Writes one "TARGET <name> RTL error: ..." line to stderr.
+  // Writes one "TARGET <name> RTL error: ..." line to stderr; only to the
+  // debug trace once exit() has begun and the plugin's driver has shut down
+  // (failures then are expected, and the core decides what the user sees).
   void reportError(const Error &E) const;
 
   // The unique id of device DeviceId (get_device_uid), initialised or not:
@@ -83,6 +85,9 @@ class GenericPlugin {
   virtual Expected<int32_t> numberOfDevicesImpl() = 0;
   virtual Expected<std::unique_ptr<GenericDevice>> createDeviceImpl(int32_t DeviceId) = 0;
   virtual bool isValidBinaryImpl(std::span<const std::byte> Image) = 0;
+  // Whether the driver under the plugin has shut down (CUDA: a call answered
+  // CUDA_ERROR_DEINITIALIZED, as at process exit).
+  virtual bool driverShutDownImpl() const { return false; }
 
  private:
   const std::string Name_;

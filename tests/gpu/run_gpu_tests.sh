@@ -37,6 +37,8 @@
 # environment variables). A test that uses device(1)/device(2)... is marked
 # multi-device (a grep heuristic: literal device numbers > 0, loops over a
 # fixed number of devices) and runs only when the machine has 2 GPUs or more (nvidia-h200-x2).
+# GPU_TESTS="name ..." (build): only the named tests go into the bundle, for a
+# quick re-run of a few of them next to another bundle.
 # With LLVM 14's core, tests that REQUIRE omptarget-core are skipped and
 # FileCheck runs with the LLVM prefix instead of OURS (as in lit.cfg.py).
 set -u
@@ -59,9 +61,14 @@ run_segment() {
   local seg=$1
   seg=${seg//%fcheck/\"\$FILECHECK\" \"\$SRC\" --allow-unused-prefixes --check-prefixes=CHECK,\$PREFIX}
   seg=${seg//%run/env LD_LIBRARY_PATH=\"\$LIBS\"}
+  seg=${seg//%check_profile/python3 \"\$TOOLS/check_profile.py\"}
+  seg=${seg//%omptarget_profile/\"\$TOOLS/omptarget-profile\"}
+  seg=${seg//%nvtx_injection/\"\$TOOLS/libomptarget_nvtx_injection.so\"}
   seg=${seg//%t/\"\$BIN\"}
   seg=${seg//%s/\"\$SRC\"}
   case $seg in not\ *) seg="\"\$NOT\" ${seg#not }" ;; esac
+  # `not` after an env assignment (`%run env VAR=x not --crash %t`).
+  seg=${seg// not --crash / \"\$NOT\" --crash }
   printf '%s\n' "$seg"
 }
 
@@ -104,6 +111,14 @@ build() {
   done
   # The device listing (omptarget-info), printed by `run` before the tests.
   [ -x "$ROOT/build/bin/omptarget-info" ] && cp "$ROOT/build/bin/omptarget-info" "$stage/tools/"
+  # The profile tests' helpers: the profile checker, the profile tool (its
+  # summary needs no matplotlib) and the stand-in NVTX tool.
+  cp "$ROOT/tests/offload/inputs/check_profile.py" "$ROOT/tools/omptarget-profile" "$stage/tools/"
+  cp -r "$ROOT/tools/omptarget_profile" "$stage/tools/"
+  rm -rf "$stage/tools/omptarget_profile/__pycache__"
+  local nvtx_tool
+  nvtx_tool=$(find "$ROOT/build" -name libomptarget_nvtx_injection.so -print -quit)
+  [ -n "$nvtx_tool" ] && cp "$nvtx_tool" "$stage/tools/"
   for so in $(ldd "$LLVM/bin/FileCheck" "$LLVM/bin/not" | awk '/=>/ {print $3}' | sort -u); do
     case $(basename "$so") in libz3.so*) cp -L "$so" "$stage/tools/lib/" ;; esac
   done
@@ -117,6 +132,8 @@ build() {
              "$ROOT"/tests/gpu/cuda/*.c; do
     local file name requires unsupported
     file=$(basename "$src"); name=${file%.*}
+    # GPU_TESTS="name ...": build only these (a small bundle for a re-run).
+    if [ -n "${GPU_TESTS:-}" ] && [[ " $GPU_TESTS " != *" $name "* ]]; then continue; fi
     requires=$(sed -n 's|^ *// *REQUIRES: *||p' "$src" | tr ',\n' '  ')
     unsupported=$(sed -n 's|^ *// *UNSUPPORTED: *||p' "$src" | tr ',\n' '  ')
     local why=""
@@ -216,7 +233,7 @@ run_core() {  # DIR CONFIG LOG
     # each RUN line runs with pipefail.
     out=$(cd "$bins" && env BIN="$bins/$name" SRC="$dir/src/$file" PREFIX=$prefix \
             LIBS="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-            FILECHECK="$dir/tools/FileCheck" NOT="$dir/tools/not" \
+            FILECHECK="$dir/tools/FileCheck" NOT="$dir/tools/not" TOOLS="$dir/tools" \
             timeout 300 bash -o pipefail -c \
               'for v in $(compgen -e); do case $v in LIBOMPTARGET_*|OMP_*|OMPTARGET_*) unset "$v";; esac; done
                set -e; . "$0"' "$dir/cmds/$name.sh" 2>&1)

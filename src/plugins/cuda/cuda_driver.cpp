@@ -1,5 +1,6 @@
 #include "cuda_driver.h"
 
+#include <atomic>
 #include <dlfcn.h>
 
 #include "cuda_errors.h"
@@ -81,8 +82,15 @@ std::string errorText(CUresult Code) {
   return formatString("%s (%s)", Name, Text ? Text : "the driver gives no description");
 }
 
+namespace {
+std::atomic<bool> ShutDown{false};  // see driverShutDown()
+}  // namespace
+
+bool driverShutDown() { return ShutDown.load(std::memory_order_relaxed); }
+
 Status check(CUresult Code, const char *What) {
   if (Code == CUDA_SUCCESS) return {};
+  if (Code == CUDA_ERROR_DEINITIALIZED) ShutDown.store(true, std::memory_order_relaxed);
   return makeError("%s: %s", What, errorText(Code).c_str());
 }
 

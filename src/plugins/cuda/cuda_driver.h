@@ -127,5 +127,8 @@ std::string errorText(CUresult Code);
 
 // Status from a driver result: success, or "<What>: <errorText>".
 Status check(CUresult Code, const char *What);
+// Whether a call checked by check() was answered CUDA_ERROR_DEINITIALIZED:
+// the driver has shut down (process exit), and stays so.
+bool driverShutDown();
 
 }  // namespace omptarget::cuda

@@ -57,6 +57,8 @@ class CudaPlugin final : public plugin::GenericPlugin {
         std::make_unique<CudaDevice>(*this, DeviceId, NumDevices_, Peers_, Registrations_));
   }
 
+  bool driverShutDownImpl() const override { return driverShutDown(); }
+
   bool isValidBinaryImpl(std::span<const std::byte> Image) override {
     return readCubin(Image).has_value();
   }
