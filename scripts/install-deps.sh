@@ -6,8 +6,10 @@
 # (bench/count_region_instructions.sh and its smoke test).
 # python3-matplotlib: the timeline picture of tools/omptarget-profile (its
 # test profile-png is skipped without it).
+# pkg-config: the installed package's omptarget.pc is checked with it (test
+# install-package).
 set -eu
-PACKAGES="cmake ninja-build g++ clang-14 libclang-rt-14-dev libomp-14-dev llvm-14-tools libffi-dev libgtest-dev libgmock-dev python3 python3-matplotlib binutils valgrind"
+PACKAGES="cmake ninja-build g++ clang-14 libclang-rt-14-dev libomp-14-dev llvm-14-tools libffi-dev libgtest-dev libgmock-dev python3 python3-matplotlib binutils valgrind pkg-config"
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -3,6 +3,7 @@
 //
 //   omptarget-info          a human listing and the peer-access matrix
 //   omptarget-info --json   one JSON document (listing.h has its form)
+//   omptarget-info --help   the manual page (manual.h)
 //
 // It gives every plugin its device numbers without an image
 // (__tgt_init_all_rtls), then asks our core for each device's properties
@@ -18,18 +19,12 @@
 #include <vector>
 
 #include "listing.h"
+#include "manual.h"
 #include "omptarget/omp_target_ext.h"
 
 extern "C" void __tgt_init_all_rtls();
 
 namespace {
-
-constexpr const char *kUsage =
-    "usage: omptarget-info [--json]\n"
-    "Lists every offload device of every plugin with its properties, and the\n"
-    "peer-access matrix between the devices.\n"
-    "  --json   one JSON document: {\"devices\":[{...}], \"peer_access\":[[...]]}\n"
-    "  --help   this text\n";
 
 // The core's reading of OMP_TARGET_OFFLOAD (case does not matter).
 bool offloadDisabled() {
@@ -49,10 +44,13 @@ int main(int Argc, char **Argv) {
     if (std::strcmp(Argv[I], "--json") == 0) {
       Json = true;
     } else if (std::strcmp(Argv[I], "--help") == 0 || std::strcmp(Argv[I], "-h") == 0) {
-      std::fputs(kUsage, stdout);
+      std::fputs(omptarget::info::kUsage, stdout);
+      std::fputs("\n", stdout);
+      std::fputs(omptarget::info::kManual, stdout);
       return 0;
     } else {
-      std::fprintf(stderr, "omptarget-info: unknown option '%s'\n%s", Argv[I], kUsage);
+      std::fprintf(stderr, "omptarget-info: unknown option '%s'\n%s", Argv[I],
+                   omptarget::info::kUsage);
       return 2;
     }
   }

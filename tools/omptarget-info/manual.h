@@ -1,0 +1,77 @@
+// The texts omptarget-info prints about itself: the usage line (on a usage
+// error, and first in --help) and the manual page of --help (NAME, SYNOPSIS,
+// DESCRIPTION, OPTIONS, ENVIRONMENT, EXIT STATUS, SEE ALSO).
+#pragma once
+
+namespace omptarget::info {
+
+inline constexpr const char *kUsage =
+    "usage: omptarget-info [--json]\n"
+    "       omptarget-info --help   (the manual)\n";
+
+inline constexpr const char *kManual =
+    "NAME\n"
+    "    omptarget-info - list the offload devices of every omptarget plugin,\n"
+    "    with their properties\n"
+    "\n"
+    "SYNOPSIS\n"
+    "    omptarget-info [--json]\n"
+    "    omptarget-info --help\n"
+    "\n"
+    "DESCRIPTION\n"
+    "    Gives every plugin of omptarget's libomptarget.so its device numbers\n"
+    "    without an image (__tgt_init_all_rtls), starts each device and prints\n"
+    "    its properties: first the core's (device number, plugin, the plugin's\n"
+    "    device id, unique id as omp_get_uid_from_device gives it, the devices\n"
+    "    it copies to directly), then the plugin's (name, memory, queue mode,\n"
+    "    compute capability, memory pool, ...). LLVM 14's plugins describe\n"
+    "    nothing of their own: their devices show the core's properties only.\n"
+    "    The listing ends with the peer-access matrix: yes where the row's\n"
+    "    device copies to the column's device directly.\n"
+    "\n"
+    "    libomptarget.so is found through the run path ($ORIGIN/../lib: the\n"
+    "    one installed beside this program) unless LD_LIBRARY_PATH names\n"
+    "    another; it loads the plugins beside itself first. A program never\n"
+    "    pays for the listing's start-up: its devices start when first used.\n"
+    "    A program asks the same through omptarget_get_device_properties()\n"
+    "    (<omptarget/omp_target_ext.h>).\n"
+    "\n"
+    "OPTIONS\n"
+    "    --json\n"
+    "        One JSON document instead:\n"
+    "        {\"offload_disabled\":false,\"devices\":[{...}],\"peer_access\":[[...]]}\n"
+    "        Every property under its key (device_num, plugin, plugin_device_id,\n"
+    "        uid, peers, then the plugin's), decimal integers as numbers, peers\n"
+    "        as an array of device numbers; peer_access[i][j] is true or false,\n"
+    "        null on the diagonal; a device that could not be described has\n"
+    "        \"error\".\n"
+    "    -h, --help\n"
+    "        Print this text and exit.\n"
+    "\n"
+    "ENVIRONMENT\n"
+    "    OMP_TARGET_OFFLOAD=disabled\n"
+    "        No plugin is loaded: the listing says that offloading is disabled,\n"
+    "        0 devices (any case: DISABLED too).\n"
+    "    OMPTARGET_HOST_NUM_DEVICES=N\n"
+    "        The host plugin's number of devices (default 4).\n"
+    "    CUDA_VISIBLE_DEVICES\n"
+    "        The GPUs the CUDA driver shows the CUDA plugin.\n"
+    "    LIBOMPTARGET_DEBUG=1\n"
+    "        The core's and the plugins' trace on stderr: which plugins were\n"
+    "        loaded, why one has no devices.\n"
+    "    LD_LIBRARY_PATH\n"
+    "        Searched for libomptarget.so before the run path.\n"
+    "    The plugins' settings (docs/env-vars.md: OMPTARGET_HOST_ASYNC,\n"
+    "    OMPTARGET_CUDA_MEMORY_POOL, ...) apply as in every program, and show\n"
+    "    in the properties they change.\n"
+    "\n"
+    "EXIT STATUS\n"
+    "    0   every device was described (also when offloading is disabled)\n"
+    "    1   a device could not be described (the core's error is on stderr)\n"
+    "    2   an unknown option (the usage is on stderr)\n"
+    "\n"
+    "SEE ALSO\n"
+    "    omptarget-profile(1), llvm-omp-device-info(1); docs/usage.md, \"Listing\n"
+    "    devices\"; docs/plugin-abi.md, the plugins' property keys.\n";
+
+}  // namespace omptarget::info
