@@ -8,7 +8,12 @@
 //  - threads: exit() from main while four other threads offload in a loop
 //    (plain target regions: libomp 14 itself aborts in 1 of 10 runs when a
 //    thread is inside a parallel region at exit(), with or without offload);
-//  - never-unmapped: exit() with data still mapped by `enter data`.
+//  - never-unmapped: exit() with data still mapped by `enter data`;
+//  - quick_exit: quick_exit() right after a `target nowait` region (no
+//    destructor runs: the region may still be running when the process ends);
+//  - fatal: a fatal offload error (a mapping larger than any device) in main
+//    while four other threads offload: the error is reported and the process
+//    aborts, with the profile written (no hang, no other crash).
 // Each must exit with the program's status (3), 20 times over, both with the
 // profile on and off, and print nothing from the runtime.
 //
@@ -24,6 +29,10 @@
 // RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do LIBOMPTARGET_PROFILE=%t.json %t nowait || test $? = 3 || { echo "nowait profile: status $?"; exit 1; }; done; echo nowait profile ok' 2>&1 | %fcheck --check-prefix=NOWAITPROF
 // RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do %t threads || test $? = 3 || { echo "threads: status $?"; exit 1; }; done; echo threads ok' 2>&1 | %fcheck --check-prefix=THREADS
 // RUN: %run sh -c '%t mapped || test $? = 3 && echo mapped ok' 2>&1 | %fcheck --check-prefix=MAPPED
+// RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do %t quick || test $? = 3 || { echo "quick: status $?"; exit 1; }; done; echo quick ok' 2>&1 | %fcheck --check-prefix=QUICK
+// RUN: rm -f %t.fatal.json
+// RUN: %run env LIBOMPTARGET_PROFILE=%t.fatal.json not --crash %t fatal 2>&1 | %fcheck --check-prefix=FATAL
+// RUN: python3 -c 'import json,sys; json.load(open(sys.argv[1])); print("fatal profile: json ok")' %t.fatal.json | %fcheck --check-prefix=FATALJSON
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +73,23 @@ int main(int argc, char **argv) {
     X[0] = 1;
     exit(3);
   }
-  fprintf(stderr, "usage: %s nowait|threads|mapped\n", argv[0]);
+  if (!strcmp(Mode, "quick")) {
+    static double A[N], B[N];
+#pragma omp target teams distribute parallel for nowait map(to : A) map(from : B)
+    for (int I = 0; I < N; ++I) B[I] = 2 * A[I];
+    quick_exit(3);
+  }
+  if (!strcmp(Mode, "fatal")) {
+    pthread_t T[4];
+    for (int I = 0; I < 4; ++I) pthread_create(&T[I], NULL, offloadForever, NULL);
+    usleep(20000);
+    char *H = malloc(16);
+    const size_t Huge = (size_t)1 << 46;  // 64 TiB: more than any device has
+#pragma omp target enter data map(alloc : H[0:Huge])
+    printf("not reached %p\n", (void *)H);
+    return 0;
+  }
+  fprintf(stderr, "usage: %s nowait|threads|mapped|quick|fatal\n", argv[0]);
   return 1;
 }
 
@@ -76,3 +101,8 @@ int main(int argc, char **argv) {
 // THREADS: threads ok
 // MAPPED-NOT: Libomptarget
 // MAPPED: mapped ok
+// QUICK-NOT: Libomptarget
+// QUICK: quick ok
+// FATAL: Libomptarget fatal error
+// FATAL-NOT: not reached
+// FATALJSON: fatal profile: json ok
