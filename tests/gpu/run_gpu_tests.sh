@@ -263,6 +263,15 @@ run() {
     echo "== omptarget-info (our core, every plugin) =="
     LD_LIBRARY_PATH="$dir/lib/ours${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$dir/tools/omptarget-info" ||
       { echo "omptarget-info failed"; status=1; }
+    # --json parses and lists every GPU nvidia-smi sees, as cuda devices.
+    LD_LIBRARY_PATH="$dir/lib/ours${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$dir/tools/omptarget-info" --json |
+      python3 -c 'import json, sys
+d = json.load(sys.stdin); n = int(sys.argv[1])
+gpus = [x for x in d["devices"] if x["plugin"] == "cuda"]
+assert len(gpus) == n, (len(gpus), n)
+print("omptarget-info --json: %d cuda device(s): %s" % (n, ", ".join(x.get("name", "?") for x in gpus)))' \
+        "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" ||
+      { echo "omptarget-info --json failed"; status=1; }
   fi
   local configs=$which
   [ "$which" = both ] && configs="ours llvm"
