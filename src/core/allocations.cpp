@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 
+#include "debug.h"
 #include "error.h"
 #include "omptarget/abi.h"
 #include "scoped_lock.h"
@@ -51,6 +52,33 @@ std::optional<AllocationRegistry::Block> AllocationRegistry::containing(const vo
   --It;
   if (Addr - It->first >= static_cast<uint64_t>(It->second.Size)) return std::nullopt;
   return toBlock(It->first, It->second);
+}
+
+std::string AllocationRegistry::overrunMessage(const Block &B, const void *Ptr, size_t Count) {
+  auto Begin = reinterpret_cast<uintptr_t>(B.Begin);
+  uint64_t Left = static_cast<uint64_t>(B.Size) - (reinterpret_cast<uintptr_t>(Ptr) - Begin);
+  return formatString("%zu bytes at " OMPT_PTR_FMT " run past the end of its block (%" PRId64
+                      " bytes at " OMPT_PTR_FMT " from %s on %s, %" PRIu64 " bytes left)",
+                      Count, OMPT_PTR(Ptr), B.Size, Begin, allocatorName(B.Kind),
+                      ownerName(B.DeviceId).c_str(), Left);
+}
+
+std::optional<std::string> AllocationRegistry::overrun(const void *Base, size_t Offset,
+                                                       size_t Count) {
+  const char *At = static_cast<const char *>(Base) + Offset;
+  std::optional<Block> B = containing(Base);
+  if (!B) B = containing(At);
+  if (!B) return std::nullopt;
+  auto Begin = reinterpret_cast<uintptr_t>(B->Begin);
+  auto From = reinterpret_cast<uintptr_t>(At);
+  auto End = Begin + static_cast<uint64_t>(B->Size);
+  if (From >= Begin && From <= End && Count <= End - From) return std::nullopt;
+  if (From < Begin || From > End)
+    return formatString("%zu bytes at offset %zu from " OMPT_PTR_FMT " start outside its block (%" PRId64
+                        " bytes at " OMPT_PTR_FMT " from %s on %s)",
+                        Count, Offset, OMPT_PTR(Base), B->Size, Begin, allocatorName(B->Kind),
+                        ownerName(B->DeviceId).c_str());
+  return overrunMessage(*B, At, Count);
 }
 
 }  // namespace omptarget::core

@@ -46,6 +46,15 @@ class AllocationRegistry {
   std::optional<Block> find(const void *Ptr);
   // The block that contains the byte at `Ptr`, if any.
   std::optional<Block> containing(const void *Ptr);
+  // When `Count` bytes at `Base` + `Offset` run past the end of the block
+  // that contains `Base` (or, when none does, the block that contains
+  // `Base` + `Offset`): what to tell the user ("N bytes at P run past the end
+  // of its block (S bytes at B from omp_target_alloc on device D, L bytes
+  // left)"). None when they fit, or when no block holds either address (the
+  // caller cannot know that memory's size). `Offset` + `Count` must not
+  // overflow the address space (the caller checks).
+  static std::string overrunMessage(const Block &B, const void *Ptr, size_t Count);
+  std::optional<std::string> overrun(const void *Base, size_t Offset, size_t Count);
 
  private:
   struct Record {

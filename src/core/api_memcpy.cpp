@@ -32,6 +32,7 @@ OMPT_EXPORT int omp_target_memcpy(void *Dst, const void *Src, size_t Length, siz
   }
   Device *DstDev = nullptr, *SrcDev = nullptr;
   if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
+  if (!validCopyRanges(Call, Dst, DstOffset, Src, SrcOffset, Length)) return abi::kOffloadFail;
   Status S = copyBytes(static_cast<char *>(Dst) + DstOffset, DstDev,
                        static_cast<const char *>(Src) + SrcOffset, SrcDev, Length);
   if (!S) {

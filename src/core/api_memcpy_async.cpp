@@ -113,6 +113,8 @@ OMPT_EXPORT int omp_target_memcpy_async(void *Dst, const void *Src, size_t Lengt
   }
   Device *DstDev = nullptr, *SrcDev = nullptr;
   if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
+  if (Length != 0 && !validCopyRanges(Call, Dst, DstOffset, Src, SrcOffset, Length))
+    return abi::kOffloadFail;
   std::vector<tasks::KmpDependInfo> Deps;
   if (!tasks::collectDepobjs(Call, DepobjCount, DepobjList, Deps)) return abi::kOffloadFail;
   // A 0-byte copy still becomes a task: it orders its dependences.

@@ -98,12 +98,7 @@ bool checkFill(const char *Call, void *Ptr, size_t Count, int DeviceNum, Device 
       return false;
     }
     if (Count > static_cast<uint64_t>(B->Size) - Offset) {
-      debug::error("%s: %zu bytes at " OMPT_PTR_FMT " run past the end of its block (%" PRId64
-                   " bytes at " OMPT_PTR_FMT " from %s on %s, %" PRIu64 " bytes left)",
-                   Call, Count, OMPT_PTR(Ptr), B->Size, Begin,
-                   AllocationRegistry::allocatorName(B->Kind),
-                   AllocationRegistry::ownerName(B->DeviceId).c_str(),
-                   static_cast<uint64_t>(B->Size) - Offset);
+      debug::error("%s: %s", Call, AllocationRegistry::overrunMessage(*B, Ptr, Count).c_str());
       return false;
     }
     return true;

@@ -29,6 +29,12 @@ void *allocate(size_t Size, int DeviceNum, int32_t Kind, const char *Call) {
   }
   profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (Size == 0) return nullptr;
+  if (Size > static_cast<size_t>(INT64_MAX)) {
+    debug::error("%s: %zu bytes on device %d is more than any device holds (a negative value "
+                 "passed as the size?); returning NULL",
+                 Call, Size, DeviceNum);
+    return nullptr;
+  }
   Runtime &R = Runtime::get();
   if (isInitialDevice(DeviceNum)) {
     void *Ptr = std::malloc(Size);
@@ -182,6 +188,22 @@ OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *Device
   if (isInitialDevice(DeviceNum)) {
     debug::error("%s: device %d is the host; pointers cannot be associated on the host device",
                  Call, DeviceNum);
+    return abi::kOffloadFail;
+  }
+  // The host range must fit in the address space, and the device range in
+  // the block omp_target_alloc gave (a larger association would let target
+  // regions write past it).
+  constexpr auto kMax = static_cast<size_t>(INT64_MAX);
+  if (Size > kMax || Size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(HostPtr) ||
+      DeviceOffset > kMax || DeviceOffset + Size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(DevicePtr)) {
+    debug::error("%s: %zu bytes at host " OMPT_PTR_FMT " (device " OMPT_PTR_FMT
+                 " + %zu) do not fit in the address space (a negative value passed as a "
+                 "size?); nothing was associated",
+                 Call, Size, OMPT_PTR(HostPtr), OMPT_PTR(DevicePtr), DeviceOffset);
+    return abi::kOffloadFail;
+  }
+  if (auto Why = Runtime::get().allocations().overrun(DevicePtr, DeviceOffset, Size)) {
+    debug::error("%s: device side: %s; nothing was associated", Call, Why->c_str());
     return abi::kOffloadFail;
   }
   auto D = Runtime::get().readyDevice(DeviceNum, Call);

@@ -21,6 +21,13 @@ Status copyRect(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size
                 const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims);
 // Both endpoints of a copy; false after reporting a bad device number.
 bool resolveEnds(const char *Call, int DstDevice, int SrcDevice, Device *&Dst, Device *&Src);
+// The ranges of a contiguous copy (omp_target_memcpy[_async]): length and
+// offsets that fit in the address space (a negative value passed as size_t
+// does not), and neither end running past a block from omp_target_alloc /
+// llvm_omp_target_alloc_* that contains it (the plugin would write past the
+// block: on the host device the heap); false after reporting.
+bool validCopyRanges(const char *Call, const void *Dst, size_t DstOffset, const void *Src,
+                     size_t SrcOffset, size_t Length);
 // The argument checks omp_target_memcpy_rect[_async] share; false after
 // reporting (both pointers null is the caller's dimension query, not checked).
 bool validRectArguments(const char *Call, const void *Dst, const void *Src, size_t ElementSize,
