@@ -45,7 +45,8 @@
  * live only during the call. First the core's keys: device_num, plugin
  * ("x86_64", "cuda"), plugin_device_id, uid (omp_get_uid_from_device) and
  * peers (the other device numbers it copies to directly, comma-separated;
- * "" for none); then the plugin's (name, memory_total_bytes, queue_mode, ...:
+ * "" for none), mapped_entries (the entries of its mapping table now,
+ * declare-target globals included); then the plugin's (name, memory_total_bytes, queue_mode, ...:
  * docs/plugin-abi.md lists them). Integer values are in decimal. The device,
  * and the other devices of its plugin, are started by the call, with no
  * image needed. Devices get numbers when an image for their plugin is

@@ -9,8 +9,10 @@
 //                     directly (Device::canExchangeWith: the plugin's
 //                     is_data_exchangable and a data_exchange entry),
 //                     comma-separated, ascending; empty when none
+//   mapped_entries    the entries of the device's mapping table now (map
+//                     clauses, associations, declare-target globals)
 // then the plugin's device_properties, when it has that entry (LLVM 14's
-// plugins do not: their devices have only the core's five).
+// plugins do not: their devices have only the core's six).
 //
 // Nothing runs at load time and no normal construct pays for it: the
 // function starts the device it describes, and the other devices of its
@@ -23,6 +25,7 @@
 #include "debug.h"
 #include "export.h"
 #include "runtime.h"
+#include "scoped_lock.h"
 
 using namespace omptarget;
 using namespace omptarget::core;
@@ -77,6 +80,12 @@ OMPT_EXPORT int omptarget_get_device_properties(
   Fn(Ctx, "plugin_device_id", std::to_string(D.pluginDeviceId()).c_str());
   Fn(Ctx, "uid", D.uid());
   Fn(Ctx, "peers", peersOf(R, D).c_str());
+  size_t Mapped = 0;
+  {
+    ScopedLock Lock(D.mappings().Mutex);
+    Mapped = D.mappings().size();
+  }
+  Fn(Ctx, "mapped_entries", std::to_string(Mapped).c_str());
   auto Describe = D.plugin().fn().device_properties;
   if (Describe && Describe(D.pluginDeviceId(), Fn, Ctx) != abi::kOffloadSuccess) {
     debug::error("%s: device %d: the %s plugin could not describe it (device_properties failed)",

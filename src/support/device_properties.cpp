@@ -25,6 +25,7 @@ constexpr Label kLabels[] = {
     {"plugin_device_id", "Plugin device id"},
     {"uid", "Unique id"},
     {"peers", "Direct copies to devices"},
+    {"mapped_entries", "Mapped entries"},
     // The devices' own (describeImpl).
     {"name", "Name"},
     {"device_type", "Device type"},

@@ -14,6 +14,7 @@
 // LIST: Device 0 (x86_64 plugin):
 // LIST: Unique id: {{ *}}x86_64-0
 // LIST-NEXT: Direct copies to devices: {{ *}}1, 2, 3
+// LIST-NEXT: Mapped entries: {{ *}}0
 // LIST-NEXT: Name: {{ *[^ ].*}}
 // LIST-NEXT: Device type: {{ *}}host (x86_64), runs offloaded code on the CPU
 // LIST-NEXT: Queue mode: {{ *}}[[MODE]]
