@@ -105,15 +105,32 @@ void collect(void *Ctx, const char *Key, const char *Value) {
 }
 
 TEST_P(DeviceRoutinesTest, DevicePropertiesAreTheCoresWithoutThePluginEntry) {
-  // The fake has no device_properties and no data exchange: the core's five.
+  // The fake has no device_properties and no data exchange: the core's six.
   std::string Plugin = GetParam() ? "fake-async" : "fake-sync";
   PropertyList Props;
   EXPECT_EQ(omptarget_get_device_properties(0, collect, &Props), 0);
+  ASSERT_EQ(Props.size(), 6u);
+  // mapped_entries: the table's entries, the fake binary's declare-target
+  // globals included; one more while a map clause holds one.
+  const std::string Globals = Props[5].second;
   EXPECT_EQ(Props, (PropertyList{{"device_num", "0"},
                                  {"plugin", Plugin},
                                  {"plugin_device_id", "0"},
                                  {"uid", Plugin + "-0"},
-                                 {"peers", ""}}));
+                                 {"peers", ""},
+                                 {"mapped_entries", Globals}}));
+  EXPECT_EQ(tableSize(), 0u);
+  std::vector<char> Data(64);
+  ASSERT_TRUE(static_cast<bool>(begin({map(Data.data(), 64, omptarget::abi::kMapTo)})));
+  PropertyList Mapped;
+  EXPECT_EQ(omptarget_get_device_properties(0, collect, &Mapped), 0);
+  ASSERT_EQ(Mapped.size(), 6u);
+  EXPECT_EQ(Mapped[5], (std::pair<std::string, std::string>{
+                           "mapped_entries", std::to_string(std::stoi(Globals) + 1)}));
+  ASSERT_TRUE(static_cast<bool>(end({map(Data.data(), 64, omptarget::abi::kMapTo)})));
+  PropertyList After;
+  EXPECT_EQ(omptarget_get_device_properties(0, collect, &After), 0);
+  EXPECT_EQ(After, Props);
   PropertyList None;
   testing::internal::CaptureStderr();
   EXPECT_NE(omptarget_get_device_properties(1, collect, &None), 0);
