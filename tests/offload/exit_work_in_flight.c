@@ -51,19 +51,29 @@ static void *offloadForever(void *Arg) {
   return NULL;
 }
 
+// A nowait region whose hidden-helper task may still be waiting to start.
+static void startNowaitRegion(void) {
+  static double A[N], B[N];
+  for (int I = 0; I < N; ++I) A[I] = I;
+#pragma omp target teams distribute parallel for nowait map(to : A) map(from : B)
+  for (int I = 0; I < N; ++I) B[I] = 2 * A[I];
+}
+
+// Four threads offloading in a loop, given 20 ms to get going.
+static void startOffloadingThreads(void) {
+  pthread_t T[4];
+  for (int I = 0; I < 4; ++I) pthread_create(&T[I], NULL, offloadForever, NULL);
+  usleep(20000);
+}
+
 int main(int argc, char **argv) {
   const char *Mode = argc > 1 ? argv[1] : "";
   if (!strcmp(Mode, "nowait")) {
-    static double A[N], B[N];
-    for (int I = 0; I < N; ++I) A[I] = I;
-#pragma omp target teams distribute parallel for nowait map(to : A) map(from : B)
-    for (int I = 0; I < N; ++I) B[I] = 2 * A[I];
+    startNowaitRegion();
     exit(3);
   }
   if (!strcmp(Mode, "threads")) {
-    pthread_t T[4];
-    for (int I = 0; I < 4; ++I) pthread_create(&T[I], NULL, offloadForever, NULL);
-    usleep(20000);
+    startOffloadingThreads();
     exit(3);
   }
   if (!strcmp(Mode, "mapped")) {
@@ -74,15 +84,11 @@ int main(int argc, char **argv) {
     exit(3);
   }
   if (!strcmp(Mode, "quick")) {
-    static double A[N], B[N];
-#pragma omp target teams distribute parallel for nowait map(to : A) map(from : B)
-    for (int I = 0; I < N; ++I) B[I] = 2 * A[I];
+    startNowaitRegion();
     quick_exit(3);
   }
   if (!strcmp(Mode, "fatal")) {
-    pthread_t T[4];
-    for (int I = 0; I < 4; ++I) pthread_create(&T[I], NULL, offloadForever, NULL);
-    usleep(20000);
+    startOffloadingThreads();
     char *H = malloc(16);
     const size_t Huge = (size_t)1 << 46;  // 64 TiB: more than any device has
 #pragma omp target enter data map(alloc : H[0:Huge])
