@@ -21,6 +21,15 @@
 
 namespace omptarget::core {
 
+// Whether `Count` bytes at `Base` + `Offset` are a range of the address
+// space: offset and count below 2^63 (a negative value passed as size_t is
+// not) and no wrap past its end.
+inline bool rangeFits(const void *Base, size_t Offset, size_t Count) {
+  constexpr auto kMax = static_cast<size_t>(INT64_MAX);
+  return Offset <= kMax && Count <= kMax &&
+         Offset + Count <= UINTPTR_MAX - reinterpret_cast<uintptr_t>(Base);
+}
+
 class AllocationRegistry {
  public:
   // The key of every initial-device allocation (omp_initial_device's value).
@@ -51,8 +60,8 @@ class AllocationRegistry {
   // `Base` + `Offset`): what to tell the user ("N bytes at P run past the end
   // of its block (S bytes at B from omp_target_alloc on device D, L bytes
   // left)"). None when they fit, or when no block holds either address (the
-  // caller cannot know that memory's size). `Offset` + `Count` must not
-  // overflow the address space (the caller checks).
+  // caller cannot know that memory's size). The range must pass
+  // rangeFits (the caller checks).
   static std::string overrunMessage(const Block &B, const void *Ptr, size_t Count);
   std::optional<std::string> overrun(const void *Base, size_t Offset, size_t Count);
 

@@ -193,9 +193,7 @@ OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *Device
   // The host range must fit in the address space, and the device range in
   // the block omp_target_alloc gave (a larger association would let target
   // regions write past it).
-  constexpr auto kMax = static_cast<size_t>(INT64_MAX);
-  if (Size > kMax || Size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(HostPtr) ||
-      DeviceOffset > kMax || DeviceOffset + Size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(DevicePtr)) {
+  if (!rangeFits(HostPtr, 0, Size) || !rangeFits(DevicePtr, DeviceOffset, Size)) {
     debug::error("%s: %zu bytes at host " OMPT_PTR_FMT " (device " OMPT_PTR_FMT
                  " + %zu) do not fit in the address space (a negative value passed as a "
                  "size?); nothing was associated",

@@ -5,6 +5,7 @@
 #include "async_info.h"
 #include "data_constructs.h"
 #include "debug.h"
+#include "exit_mark.h"
 #include "export.h"
 #include "info.h"
 #include "mappers.h"
@@ -97,7 +98,7 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
 // as the compiler's host version, on the host's data: nothing is lost, and
 // no error is due. Asked only once the region failed.
 [[gnu::cold]] bool failedForTeardown(Runtime &R, const char *Call, void *HostPtr) {
-  if (!Runtime::exiting() && !R.images().retired(HostPtr)) return false;
+  if (!exit_mark::begun() && !R.images().retired(HostPtr)) return false;
   OMPT_TRACE("omptarget", "%s: host region %p failed while the program exits or after its "
              "binary was unregistered; its host version runs",
              Call, HostPtr);

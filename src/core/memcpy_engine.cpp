@@ -54,14 +54,9 @@ Expected<Device *> memcpyDevice(int DeviceNum, const char *Call, const char *Whi
 }
 }  // namespace
 
-// Both ends of a copy (null: the host); false after reporting a bad device.
 bool validCopyRanges(const char *Call, const void *Dst, size_t DstOffset, const void *Src,
                      size_t SrcOffset, size_t Length) {
-  constexpr auto kMax = static_cast<size_t>(INT64_MAX);
-  auto Fits = [&](const void *P, size_t Offset) {
-    return Offset <= kMax && Offset + Length <= UINTPTR_MAX - reinterpret_cast<uintptr_t>(P);
-  };
-  if (Length > kMax || !Fits(Dst, DstOffset) || !Fits(Src, SrcOffset)) {
+  if (!rangeFits(Dst, DstOffset, Length) || !rangeFits(Src, SrcOffset, Length)) {
     debug::error("%s: %zu bytes at offset %zu (destination) and %zu (source) do not fit in the "
                  "address space (a negative value passed as a size?); nothing was copied",
                  Call, Length, DstOffset, SrcOffset);
@@ -81,6 +76,7 @@ bool validCopyRanges(const char *Call, const void *Dst, size_t DstOffset, const 
   return true;
 }
 
+// Both ends of a copy (null: the host); false after reporting a bad device.
 bool resolveEnds(const char *Call, int DstDevice, int SrcDevice, Device *&Dst, Device *&Src) {
   auto DstDev = memcpyDevice(DstDevice, Call, "destination");
   auto SrcDev = memcpyDevice(SrcDevice, Call, "source");

@@ -2,15 +2,15 @@
 
 #include <cctype>
 #include <chrono>
-#include <cstdlib>
-#include <thread>
 #include <cinttypes>
 #include <string>
+#include <thread>
 
 #include "debug.h"
 #include "descriptor_check.h"
 #include "entry_range.h"
 #include "env.h"
+#include "exit_mark.h"
 #include "scoped_lock.h"
 
 extern "C" int omp_get_default_device(void) __attribute__((weak));
@@ -32,7 +32,6 @@ std::unique_ptr<Runtime> &slot() {
 // The gate (runtime.h): closed by stop(); InFlight counts the threads inside
 // an exported call (a thread's nested calls count once, through UseDepth).
 std::atomic<bool> Stopped{false};
-std::atomic<bool> Exiting{false};  // see Runtime::exiting()
 std::atomic<int64_t> InFlight{0};
 thread_local int UseDepth = 0;
 // Published copy of slot()'s pointer for the hot path (no static-init guard).
@@ -140,17 +139,6 @@ void Runtime::stop() {
   slot().reset();
 }
 bool Runtime::stopped() { return Stopped.load(std::memory_order_seq_cst); }
-void Runtime::markExiting() { Exiting.store(true, std::memory_order_release); }
-bool Runtime::exiting() { return Exiting.load(std::memory_order_acquire); }
-
-void Runtime::armExitMark() {
-  // atexit handlers run last-registered first: registered again after every
-  // step that may start a driver (a plugin's activation: cuInit; a device's
-  // start: its context), markExiting runs before whatever exit-time teardown
-  // the driver registered then, which refuses to start a device. A handful of
-  // entries in all (one per binary and per device).
-  std::atexit([] { Runtime::markExiting(); });
-}
 
 RuntimeUse::RuntimeUse() noexcept : Held_(true) {
   if (UseDepth++ > 0) return;  // the outermost call's hold covers this one
@@ -216,7 +204,7 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
   loadPlugins();
   std::string IdlePlugins;
   int Accepted = Images_.registerLib(Desc, requiresFlags(), IdlePlugins);
-  armExitMark();  // the plugins that took an image have started their drivers
+  exit_mark::arm();  // the plugins that took an image have started their drivers
   if (Desc->NumDeviceImages == 0) return;
   if (!IdlePlugins.empty()) {
     // Taken by a plugin that found no device (no GPU, no driver): say so
@@ -280,7 +268,7 @@ void Runtime::loadPlugins() {
 void Runtime::activateAllPlugins() {
   loadPlugins();
   for (Plugin *P : Devices_.plugins()) (void)Devices_.activate(*P, requiresFlags());
-  armExitMark();
+  exit_mark::arm();
 }
 
 Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
@@ -292,7 +280,9 @@ Expected<Device *> Runtime::readyDevice(int64_t Id, const char *Call) {
   const bool FirstStart = !D->isReady();
   if (Status S = D->initializeLocked(unifiedSharedMemory()); !S)
     return makeError("%s: %s", Call, S.error().message().c_str());
-  if (FirstStart) armExitMark();  // the device's start may register driver handlers
+  // The device's start (its context) may register driver handlers; one
+  // entry per binary and per device in all.
+  if (FirstStart) exit_mark::arm();
   if (Status S = Images_.loadPendingImages(*D); !S)
     return makeError("%s: %s", Call, S.error().message().c_str());
   D->markReady(Generation);

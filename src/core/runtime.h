@@ -48,13 +48,6 @@ class Runtime {
   static void stop();
   // True once stop() began (exit-time calls then do nothing).
   static bool stopped();
-  // exit() has begun: what fails from now on may fail because the program,
-  // its binaries or the CUDA driver are being torn down. Set by an atexit
-  // handler that armExitMark() registers after every step that may start a
-  // driver, so that it runs before the driver's own exit-time handlers.
-  static void markExiting();
-  static bool exiting();
-  static void armExitMark();
   // How long stop() waits for the calls in flight to end.
   static constexpr int kShutdownWaitMs = 1000;
 

@@ -1,11 +1,10 @@
 #include "generic_plugin.h"
 
-#include <atomic>
 #include <cstdio>
-#include <cstdlib>
 
 #include "debug.h"
 #include "env.h"
+#include "exit_mark.h"
 #include "scoped_lock.h"
 
 namespace omptarget::plugin {
@@ -20,16 +19,8 @@ GenericPlugin::GenericPlugin(std::string Name)
 
 GenericPlugin::~GenericPlugin() = default;
 
-namespace {
-// Set when exit() begins: an atexit handler registered by initialize() once
-// the driver has started, so it runs before the driver's own exit-time
-// teardown (and before any library destructor).
-std::atomic<bool> Exiting{false};
-void markExiting() { Exiting.store(true, std::memory_order_relaxed); }
-}  // namespace
-
 void GenericPlugin::reportError(const Error &E) const {
-  if (Exiting.load(std::memory_order_relaxed) && driverShutDownImpl()) {
+  if (exit_mark::begun() && driverShutDownImpl()) {
     OMPT_TRACE(traceComponent(), "error after the driver shut down: %s", E.message().c_str());
     return;
   }
@@ -48,11 +39,7 @@ Status GenericPlugin::initialize() {
   Table_ = std::make_unique<std::atomic<GenericDevice *>[]>(static_cast<size_t>(NumDevices_));
   for (int32_t I = 0; I < NumDevices_; ++I) Table_[I].store(nullptr, std::memory_order_relaxed);
   OMPT_TRACE(traceComponent(), "%d device(s)", NumDevices_);
-  // After the driver's start (numberOfDevicesImpl: cuInit): atexit handlers
-  // run last-registered first, so this one runs before any the driver
-  // registered for its own teardown.
-  static const int Registered = std::atexit(markExiting);
-  (void)Registered;
+  exit_mark::arm();  // after the driver's start (numberOfDevicesImpl: cuInit)
   return {};
 }
 
