@@ -40,7 +40,8 @@ int main(void) {
   return 0;
 }
 
-// SUMMARY: target teams
-// SUMMARY: target data begin
+// The summary lists calls by total time: either order.
+// SUMMARY-DAG: target teams
+// SUMMARY-DAG: target data begin
 // PNG: png 1200 x {{[0-9]+}}
 // WINDOW: window png ok
