@@ -48,6 +48,18 @@
 // a value is NUL-terminated text, an integer in decimal where it is a count
 // or a size (`_bytes`, `_khz` keys), and both strings live only during the
 // call. print_device_info prints the same properties with human labels.
+// `profile_device`, also ours: from this call on, the plugin times every
+// copy, kernel, allocation and release it does for DeviceId on the device's
+// own clock and calls Fn(Ctx, &Op) once per operation (__tgt_device_op below)
+// when its times are known: for work on a queue after that queue's
+// synchronize (at issue on a device that completes its work synchronously),
+// for allocations and releases when they return. Fn may be called from any
+// thread, concurrently, and never after deinit; Op and its strings live only
+// during the call. Work that fails, or whose queue is never synchronized, is
+// not reported. Calling it again replaces Fn and Ctx. OFFLOAD_FAIL (with an
+// error line) for a version the plugin does not know, a device that is not
+// started or a null Fn. LLVM 14's core never calls it; a plugin without it
+// has no device-side profile.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
@@ -109,6 +121,43 @@ typedef struct __tgt_interop_info {
   int32_t DeviceIsInt;
 } __tgt_interop_info;
 
+// One timed device operation (profile_device). Times are nanoseconds of the
+// host's CLOCK_MONOTONIC (std::chrono::steady_clock on Linux): Begin and End
+// are when the device started and finished the operation, translated from
+// the device's clock; IssueNs is when the plugin was asked for it, on the
+// thread IssueThread (its Linux thread id, gettid()).
+#define OMPTARGET_DEVICE_OP_VERSION 1u
+enum __tgt_device_op_kind {
+  __tgt_op_copy_to_device = 1,    // data_submit: Bytes, Route
+  __tgt_op_copy_from_device = 2,  // data_retrieve: Bytes, Route
+  __tgt_op_copy_device = 3,       // data_exchange (this device is the source): Bytes
+  __tgt_op_kernel = 4,            // a launch: Name, Teams, Threads
+  __tgt_op_alloc = 5,             // memory the device allocated (not a cached block): Bytes
+  __tgt_op_free = 6,              // memory given back to the device: Bytes (0 when unknown)
+};
+enum __tgt_device_op_route {
+  __tgt_route_pageable = 0,  // host memory the driver copies from or to as it is
+  __tgt_route_pinned = 1,    // locked host memory: direct DMA
+  __tgt_route_staged = 2,    // through the plugin's own pinned buffers
+  __tgt_route_device = 3,    // device to device
+};
+enum __tgt_device_op_queue {
+  __tgt_queue_pooled = 0,  // Queue is a queue of the device's pool
+  __tgt_queue_inline = 1,  // done on the issuing thread (synchronous device, allocations)
+};
+typedef struct __tgt_device_op {
+  int32_t Kind;       // __tgt_device_op_kind
+  int32_t Route;      // __tgt_device_op_route (copies)
+  int32_t QueueKind;  // __tgt_device_op_queue
+  int32_t Teams, Threads;
+  uint64_t Queue;  // the queue's identity for __tgt_queue_pooled (stable while the device lives)
+  uint64_t Begin, End, IssueNs;
+  uint64_t IssueThread;
+  int64_t Bytes;
+  const char *Name;  // the kernel's name; null for other kinds
+} __tgt_device_op;
+typedef void (*__tgt_device_op_fn)(void *Ctx, const __tgt_device_op *Op);
+
 // What device_properties calls once per property.
 typedef void (*__tgt_device_property_fn)(void *Ctx, const char *Key, const char *Value);
 
@@ -169,4 +218,6 @@ typedef void (*__tgt_device_property_fn)(void *Ctx, const char *Key, const char 
   OPT(interop_info, int32_t, (int32_t DeviceId, uint32_t Version, __tgt_interop_info * Info))     \
   OPT(release_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))                  \
   OPT(data_try_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr))   \
-  OPT(device_properties, int32_t, (int32_t DeviceId, __tgt_device_property_fn Fn, void *Ctx))
+  OPT(device_properties, int32_t, (int32_t DeviceId, __tgt_device_property_fn Fn, void *Ctx))  \
+  OPT(profile_device, int32_t,                                                                    \
+      (int32_t DeviceId, uint32_t Version, __tgt_device_op_fn Fn, void *Ctx))

@@ -3,10 +3,13 @@
 #include <cinttypes>
 #include <limits>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "async_info.h"
 #include "debug.h"
 #include "env.h"
+#include "profile.h"
 
 namespace omptarget::core {
 
@@ -22,6 +25,27 @@ const char *copyPolicyName(CopyPolicy P) {
   return "unknown";
 }
 
+// "device 0: NVIDIA H200 (cuda)": the device's name from the plugin's
+// properties when it lists them (only asked for when the profile records).
+std::string Device::profileLabel() {
+  std::string Name;
+  if (auto Describe = Plugin_.fn().device_properties) {
+    auto Keep = [](void *Ctx, const char *Key, const char *Value) {
+      if (std::string_view(Key) == "name") *static_cast<std::string *>(Ctx) = Value;
+    };
+    if (Describe(PluginDeviceId_, Keep, &Name) != kOffloadSuccess) Name.clear();
+  }
+  std::string Label = "device " + std::to_string(Id_) + ": ";
+  Label += Name.empty() ? "device " + std::to_string(PluginDeviceId_) : Name;
+  // The plugin's short name: "cuda" for ".../libomptarget.rtl.cuda.so".
+  std::string_view Plugin = Plugin_.name();
+  if (size_t Slash = Plugin.rfind('/'); Slash != std::string_view::npos)
+    Plugin.remove_prefix(Slash + 1);
+  if (Plugin.starts_with("libomptarget.rtl.")) Plugin.remove_prefix(17);
+  if (Plugin.ends_with(".so")) Plugin.remove_suffix(3);
+  return Label + " (" + std::string(Plugin) + ")";
+}
+
 Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {
   if (Initialized_) return Status::success();
   if (Plugin_.fn().init_device(PluginDeviceId_) != kOffloadSuccess)
@@ -29,6 +53,7 @@ Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {
                      Plugin_.name().c_str(), PluginDeviceId_);
   Initialized_ = true;
   const auto &F = Plugin_.fn();
+  if (profile::recording() && F.profile_device) profile::attachDevice(Id_, profileLabel(), F.profile_device, PluginDeviceId_);
   if (F.completes_synchronously && F.completes_synchronously(PluginDeviceId_) == 1)
     CopyPolicy_ = CopyPolicy::Immediate;
   else if (!Plugin_.hasEvents())

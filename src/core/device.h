@@ -68,6 +68,8 @@ class Device {
   // Calls the plugin's init_device once and decides what depends on the
   // plugin (see the top of this file); requires initMutex().
   Status initializeLocked(bool RequiresUnifiedSharedMemory) REQUIRES(InitMutex_);
+  // The name of the device's tracks in the profile.
+  std::string profileLabel();
   // Marks the device ready at image generation `Generation`.
   void markReady(uint64_t Generation) {
     LoadedGeneration_.store(Generation, std::memory_order_release);

@@ -21,21 +21,37 @@
 //     only when the file is written; its device) on the calling thread, from
 //     its construction to its destruction. Spans nest: an inner span (a
 //     mapper's or a nested call's) is recorded as its own span.
+//   * Device work: when recording, each device the core starts is asked to
+//     time its work (the plugin entry profile_device; a plugin without it,
+//     LLVM 14's, has no device tracks). The plugin reports every copy,
+//     kernel, allocation and release with its device-side start and end on
+//     the host's steady clock once they are known (after the queue's
+//     synchronize); the file has one track per device queue (and one per
+//     host thread for work done inline on it), and a flow arrow from the
+//     innermost host span that was running on the issuing thread when the
+//     work was issued to the work.
 //   * The file and the summary are written once: at exit (exit(), the end of
 //     main, quick_exit is not covered), or before a fatal offload error
-//     aborts (the core's fatal hook). A span still open then is not in it.
+//     aborts (the core's fatal hook). A span still open then is not in it,
+//     nor is device work not yet synchronized.
 //
 // Threads and locks: each thread appends to its own log, guarded by the
 // log's FutexMutex (uncontended but for the writer at exit, which may run
 // while other threads are still offloading). The registry of logs has its
 // own FutexMutex, taken by a thread once (its first span) and by the writer;
 // the writer takes the registry's lock, then each log's, never the reverse.
+// Device work goes to one log of its own (DeviceMutex, a FutexMutex: taken
+// by the plugin's callback, on the thread that synchronizes, and by the
+// writer after the other locks; nothing is taken under it).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
+#include <string>
+
 #include "omptarget/abi.h"
+#include "omptarget/plugin_abi.h"
 
 namespace omptarget::core::profile {
 
@@ -95,5 +111,14 @@ class HostSpan {
 // Writes the file and prints the summary now, once (the exit and fatal
 // paths call it; later calls do nothing).
 void flush();
+
+// When recording: asks the plugin (its profile_device entry, which may be
+// null) to report the timed work of its device PluginDeviceId, the core's
+// device Device; Label names the device's tracks ("device 0: NVIDIA H200
+// (cuda)"). Called once per device, after the plugin started it.
+using ProfileDeviceFn = int32_t (*)(int32_t, uint32_t, __tgt_device_op_fn, void *);
+void attachDevice(int32_t Device, std::string Label, ProfileDeviceFn ProfileDevice,
+                  int32_t PluginDeviceId);
+inline bool recording() { return (state() & kRecord) != 0; }
 
 }  // namespace omptarget::core::profile

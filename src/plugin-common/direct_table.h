@@ -14,11 +14,13 @@ namespace omptarget::plugin::direct {
 // The one test of when a direct function may skip the checked call and run
 // its unchecked half: the arguments pass the checked call's own test
 // (ArgumentsPass) and the checked call would add nothing else, i.e. no traces
-// (LIBOMPTARGET_DEBUG) or info lines (LIBOMPTARGET_INFO) are on. Otherwise
-// the call goes to the checked method, which reports what is wrong (or
-// traces), exactly as the entry does.
+// (LIBOMPTARGET_DEBUG) or info lines (LIBOMPTARGET_INFO) are on and the
+// device is not profiled (a device's own direct functions skip the timing
+// of the unchecked halves). Otherwise the call goes to the checked method,
+// which reports what is wrong (or traces, or times), exactly as the entry
+// does.
 inline bool maySkipChecks(const GenericDevice &D, bool ArgumentsPass) {
-  return ArgumentsPass && debug::level() == 0 && D.plugin().infoFlags() == 0;
+  return ArgumentsPass && debug::level() == 0 && D.plugin().infoFlags() == 0 && !D.profiled();
 }
 
 // Never inlined: a device's own functions call them on their rare paths,

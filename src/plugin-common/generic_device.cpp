@@ -67,6 +67,9 @@ Status GenericDevice::deinit() {
       if (AI->Queue) Note(synchronize(AI.get()));
     AsyncInfos_.clear();
   }
+  // Timed operations of queues never synchronized are not reported; their
+  // marks go back before the device's own resources do.
+  if (Profile_.on()) resolveTimed(nullptr, false);
   // Releases kept for queues that were never synchronized (their work is
   // done: the device is going), then the cache.
   Note(releaseDeferred(nullptr));
@@ -187,6 +190,8 @@ Status GenericDevice::synchronize(__tgt_async_info *AsyncInfo) {
     return makeError("synchronize: device %d: queue %p does not belong to this device", DeviceId_,
                      Queue);
   Status S = synchronizeImpl(Queue);
+  if (Profile_.on()) [[unlikely]]
+    resolveTimed(Queue, static_cast<bool>(S));
   // The queue's work is over, done or failed: memory released on it may be
   // reused now (before the queue goes back: its next owner's releases are
   // its own).

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "device_image.h"
+#include "device_profile.h"
 #include "error.h"
 #include "memory_manager.h"
 #include "omptarget/abi.h"
@@ -177,6 +178,11 @@ class GenericDevice : private HostPinner {
   // Name of a kernel loaded on this device, or nullopt.
   std::optional<std::string> kernelName(void *Entry) const;
 
+  // profile_device: from now on every copy, kernel, allocation and release
+  // of this device is timed and handed to Fn (device_profile.h).
+  void enableProfile(__tgt_device_op_fn Fn, void *Ctx) { Profile_.enable(Fn, Ctx); }
+  bool profiled() const { return Profile_.on(); }
+
   const MemoryManager &memoryManager() const { return MemoryManager_; }
   size_t numQueuesCreated() const { return QueuePool_.numCreated(); }
   size_t numEventsCreated() const { return EventPool_.numCreated(); }
@@ -284,10 +290,24 @@ class GenericDevice : private HostPinner {
   [[gnu::cold, gnu::noinline]] Error lockedElsewhere(Error NotHere, const void *HstPtr) const;
 
   // Runs Issue(queue of AsyncInfo); a failure reads "<Call>: device <id>:
-  // [kernel <Kernel>: ]<why>".
-  template <typename IssueFn>
+  // [kernel <Kernel>: ]<why>". While the device is profiled, Describe() (a
+  // __tgt_device_op with the operation's kind and sizes; nullptr: an
+  // operation that is not timed) goes with it to issueTimed.
+  template <typename IssueFn, typename DescribeFn>
   Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel,
-                 IssueFn &&Issue);
+                 IssueFn &&Issue, DescribeFn &&Describe);
+  // Issue(Q) between two marks of Q's device clock (markImpl); the
+  // operation is then kept for Q's synchronize (resolveTimed), or emitted at
+  // once on the shared queue, whose work is done when issued.
+  template <typename IssueFn>
+  [[gnu::noinline]] Status issueTimed(void *Q, __tgt_device_op Op, IssueFn &Issue);
+  // Q's kept operations (every queue's when null) after its synchronize:
+  // emitted when Ok, else their marks are only released.
+  void resolveTimed(void *Q, bool Ok);
+  // An allocation (Bytes) or the release of Freed done by Run on the
+  // calling thread, timed by the host clock around it.
+  template <typename RunFn>
+  auto timedInline(int32_t Kind, int64_t Bytes, const void *Freed, RunFn &&Run);
 
   // The queue of AsyncInfo, taken on first use: the shared queue, or one
   // of the pool (acquireQueue).
@@ -372,6 +392,36 @@ class GenericDevice : private HostPinner {
   }
   virtual Status unpinHostImpl(const PinnedRange & /*R*/) { return {}; }
 
+  // Device-side timing (profile_device). markImpl queues a timestamp on
+  // Queue: the time (steady-clock ns) at which the device reaches that point
+  // of the queue. By default it is now, right for a device whose work is
+  // done when it is issued. A device whose queue runs later either writes
+  // *Slot when it gets there (before the queue's synchronize returns) and
+  // returns null, or returns a handle that resolveMarksImpl turns into the
+  // time after the synchronize.
+  virtual Expected<void *> markImpl(void * /*Queue*/, uint64_t *Slot) {
+    *Slot = steadyNowNs();
+    return nullptr;
+  }
+  // After the synchronize of the marks' queue: writes the times of the
+  // handles Begin and End (either may be null: its slot is written) to
+  // *BeginNs / *EndNs and releases them; with null slots (the queue failed)
+  // only releases them.
+  virtual Status resolveMarksImpl(void * /*Begin*/, void * /*End*/, uint64_t * /*BeginNs*/,
+                                  uint64_t * /*EndNs*/) {
+    return {};
+  }
+  // How a copy of the host range [HstPtr, HstPtr + Size) travels
+  // (__tgt_device_op_route): by default pinned when the pinned map holds it,
+  // else pageable.
+  virtual int32_t copyRouteImpl(const void *HstPtr, size_t Size, bool ToDevice) const;
+  // The teams and threads a launch of L runs with; by default what the
+  // construct asked for (0: not given).
+  virtual void launchShapeImpl(const KernelLaunch &L, int32_t &Teams, int32_t &Threads) const {
+    Teams = L.NumTeams;
+    Threads = L.ThreadLimit;
+  }
+
   // Whether the device reaches this host memory (Size > 0, HstPtr non-null);
   // by default false, the answer that never misleads.
   virtual bool isAccessibleImpl(const void * /*HstPtr*/, size_t /*Size*/) const { return false; }
@@ -413,6 +463,7 @@ class GenericDevice : private HostPinner {
   std::vector<std::unique_ptr<const KernelTable>> KernelTables_;  // every version published
   std::atomic<const KernelTable *> Kernels_{nullptr};             // the current version (no lock)
 
+  DeviceProfile Profile_;        // locks itself
   MemoryManager MemoryManager_;  // locks itself
   QueueReleases QueueReleases_;  // locks itself; drained by synchronize
   PinnedMap Pinned_;             // locks itself; pins through this device's hooks

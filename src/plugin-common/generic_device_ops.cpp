@@ -5,8 +5,11 @@
 // the direct table an unchecked half when its arguments pass the checked
 // call's own test (direct_table.h). Every error names the entry point and
 // the device, and reads the same through either call.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <memory>
+#include <type_traits>
 
 #include "debug.h"
 #include "generic_device.h"
@@ -21,22 +24,118 @@ Error opError(const char *Call, int32_t Dev, const std::string &Why) {
 }  // namespace
 
 // Inline into each half: their fast paths are a few instructions around
-// the hook; the errors are formatted out of line.
-template <typename IssueFn>
+// the hook (and one load of the profile's switch); the errors are formatted
+// out of line.
+template <typename IssueFn, typename DescribeFn>
 [[gnu::always_inline]] inline Status GenericDevice::onQueue(__tgt_async_info &AsyncInfo,
                                                             const char *Call, const char *Kernel,
-                                                            IssueFn &&Issue) {
+                                                            IssueFn &&Issue,
+                                                            DescribeFn &&Describe) {
   void *Q = AsyncInfo.Queue;
   if (!Q) [[unlikely]] {
     Expected<void *> Taken = queueOf(AsyncInfo);
     if (!Taken) return opFailed(Call, Taken.takeError());
     Q = *Taken;
   }
-  Status S = Issue(Q);
+  Status S = [&] {
+    if constexpr (!std::is_null_pointer_v<std::decay_t<DescribeFn>>) {
+      if (Profile_.on()) [[unlikely]]
+        return issueTimed(Q, Describe(), Issue);
+    }
+    return Issue(Q);
+  }();
   if (!S) [[unlikely]]
     return Kernel ? kernelFailed(Call, Kernel, S.takeError()) : opFailed(Call, S.takeError());
   return S;
 }
+
+// ---- device-side timing (profile_device) ----
+
+template <typename IssueFn>
+Status GenericDevice::issueTimed(void *Q, __tgt_device_op Op, IssueFn &Issue) {
+  Op.IssueNs = steadyNowNs();
+  Op.IssueThread = currentThreadId();
+  Op.QueueKind = Q == SharedQueue_ ? __tgt_queue_inline : __tgt_queue_pooled;
+  Op.Queue = reinterpret_cast<uintptr_t>(Q);
+  auto T = std::make_unique<TimedOp>();
+  T->Op = Op;
+  Expected<void *> Begin = markImpl(Q, &T->BeginNs);
+  if (!Begin) {
+    // Timing is the profile's business: the operation goes on untimed.
+    OMPT_TRACE(traceComponent(), "device %d: profile: cannot time an operation: %s", DeviceId_,
+               Begin.error().message().c_str());
+    return Issue(Q);
+  }
+  T->BeginMark = *Begin;
+  Status S = Issue(Q);
+  Expected<void *> End = markImpl(Q, &T->EndNs);
+  if (End) T->EndMark = *End;
+  if (!S || !End) {
+    (void)resolveMarksImpl(T->BeginMark, End ? T->EndMark : nullptr, nullptr, nullptr);
+    return S;
+  }
+  if (Q != SharedQueue_) {
+    Profile_.keep(Q, std::move(T));
+    return S;
+  }
+  if (resolveMarksImpl(T->BeginMark, T->EndMark, &T->BeginNs, &T->EndNs)) {
+    T->Op.Begin = T->BeginNs;
+    T->Op.End = std::max(T->EndNs, T->BeginNs);
+    Profile_.emit(T->Op);
+  }
+  return S;
+}
+
+void GenericDevice::resolveTimed(void *Q, bool Ok) {
+  for (std::unique_ptr<TimedOp> &T : Profile_.take(Q)) {
+    if (!Ok) {
+      (void)resolveMarksImpl(T->BeginMark, T->EndMark, nullptr, nullptr);
+      continue;
+    }
+    Status S = resolveMarksImpl(T->BeginMark, T->EndMark, &T->BeginNs, &T->EndNs);
+    if (!S || T->BeginNs == 0 || T->EndNs == 0) continue;  // the device did not get there
+    T->Op.Begin = T->BeginNs;
+    T->Op.End = std::max(T->EndNs, T->BeginNs);
+    Profile_.emit(T->Op);
+  }
+}
+
+template <typename RunFn>
+auto GenericDevice::timedInline(int32_t Kind, int64_t Bytes, const void *Freed, RunFn &&Run) {
+  if (!Profile_.on()) [[likely]]
+    return Run();
+  __tgt_device_op Op{};
+  Op.Kind = Kind;
+  Op.QueueKind = __tgt_queue_inline;
+  Op.Bytes = Bytes;
+  Op.IssueThread = currentThreadId();
+  Op.IssueNs = Op.Begin = steadyNowNs();
+  auto Result = Run();
+  Op.End = steadyNowNs();
+  if (!Result) return Result;
+  if constexpr (std::is_same_v<decltype(Result), Expected<void *>>) {
+    Profile_.noteSize(*Result, Bytes);
+  } else {
+    Op.Bytes = Profile_.takeSize(Freed);
+  }
+  Profile_.emit(Op);
+  return Result;
+}
+
+int32_t GenericDevice::copyRouteImpl(const void *HstPtr, size_t Size, bool) const {
+  return Pinned_.contains(HstPtr, Size) ? __tgt_route_pinned : __tgt_route_pageable;
+}
+
+namespace {
+// The description of a copy or a launch for issueTimed.
+__tgt_device_op describedOp(int32_t Kind, size_t Bytes, int32_t Route) {
+  __tgt_device_op Op{};
+  Op.Kind = Kind;
+  Op.Route = Route;
+  Op.Bytes = static_cast<int64_t>(Bytes);
+  return Op;
+}
+}  // namespace
 
 Error GenericDevice::opFailed(const char *Call, Error Why) const {
   return opError(Call, DeviceId_, Why.message());
@@ -81,7 +180,7 @@ Expected<void *> GenericDevice::allocUnchecked(const char *Call, size_t Size, vo
 Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, void *HostPtr,
                                                 abi::TargetAllocKind Kind,
                                                 __tgt_async_info *AsyncInfo) {
-  Expected<void *> Ptr = [&]() -> Expected<void *> {
+  auto Allocate = [&]() -> Expected<void *> {
     if (cachesKind(Kind) && MemoryManager_.handles(Size)) return MemoryManager_.allocate(Size);
     if (AsyncInfo && Kind == abi::kAllocDefault && hasAsyncAllocation()) {
       Expected<void *> Q = queueOf(*AsyncInfo);
@@ -90,7 +189,8 @@ Expected<void *> GenericDevice::allocFromDevice(const char *Call, size_t Size, v
           [&] { return allocAsyncImpl(Size, HostPtr, Kind, *Q); });
     }
     return MemoryManager_.retryAfterReleasing([&] { return allocImpl(Size, HostPtr, Kind); });
-  }();
+  };
+  Expected<void *> Ptr = timedInline(__tgt_op_alloc, static_cast<int64_t>(Size), nullptr, Allocate);
   if (!Ptr) return allocFailed(Call, Size, Kind, Ptr.takeError());
   // Pinned host memory is locked memory for copies from the start.
   if (Kind == abi::kAllocHost) Pinned_.addAllocation(*Ptr, Size == 0 ? 1 : Size);
@@ -147,7 +247,8 @@ Status GenericDevice::deleteUnchecked(const char *Call, void *TgtPtr, __tgt_asyn
 // the queue's synchronize instead.
 Status GenericDevice::releaseOnQueue(const char *Call, void *TgtPtr, void *Queue, bool *Cached) {
   if (hasAsyncAllocation() && !MemoryManager_.owns(TgtPtr) && !Pinned_.contains(TgtPtr, 1)) {
-    if (Status S = freeAsyncImpl(TgtPtr, Queue); !S) return freeFailed(Call, TgtPtr, S.takeError());
+    if (Status S = timedInline(__tgt_op_free, 0, TgtPtr, [&] { return freeAsyncImpl(TgtPtr, Queue); }); !S)
+      return freeFailed(Call, TgtPtr, S.takeError());
     return {};
   }
   QueueReleases_.defer(Queue, TgtPtr);
@@ -179,7 +280,8 @@ Status GenericDevice::freeToDevice(const char *Call, void *TgtPtr, bool *Cached)
   }
   // Pinned host memory leaves the pinned map before it is freed.
   Pinned_.removeAllocation(TgtPtr);
-  if (Status S = freeImpl(TgtPtr); !S) return freeFailed(Call, TgtPtr, S.takeError());
+  if (Status S = timedInline(__tgt_op_free, 0, TgtPtr, [&] { return freeImpl(TgtPtr); }); !S)
+    return freeFailed(Call, TgtPtr, S.takeError());
   return {};
 }
 
@@ -204,8 +306,12 @@ Status GenericDevice::dataSubmit(void *TgtPtr, const void *HstPtr, int64_t Size,
 
 Status GenericDevice::submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size,
                                       __tgt_async_info &AsyncInfo) {
-  return onQueue(AsyncInfo, "data_submit", nullptr,
-                 [&](void *Q) { return submitImpl(TgtPtr, HstPtr, Size, Q); });
+  return onQueue(
+      AsyncInfo, "data_submit", nullptr,
+      [&](void *Q) { return submitImpl(TgtPtr, HstPtr, Size, Q); },
+      [&] {
+        return describedOp(__tgt_op_copy_to_device, Size, copyRouteImpl(HstPtr, Size, true));
+      });
 }
 
 // ---- retrieve ----
@@ -224,8 +330,12 @@ Status GenericDevice::dataRetrieve(void *HstPtr, const void *TgtPtr, int64_t Siz
 
 Status GenericDevice::retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size,
                                         __tgt_async_info &AsyncInfo) {
-  return onQueue(AsyncInfo, "data_retrieve", nullptr,
-                 [&](void *Q) { return retrieveImpl(HstPtr, TgtPtr, Size, Q); });
+  return onQueue(
+      AsyncInfo, "data_retrieve", nullptr,
+      [&](void *Q) { return retrieveImpl(HstPtr, TgtPtr, Size, Q); },
+      [&] {
+        return describedOp(__tgt_op_copy_from_device, Size, copyRouteImpl(HstPtr, Size, false));
+      });
 }
 
 // ---- exchange ----
@@ -246,8 +356,10 @@ Status GenericDevice::dataExchange(const void *SrcPtr, GenericDevice &Dst, void 
 
 Status GenericDevice::exchangeUnchecked(const void *SrcPtr, GenericDevice &Dst, void *DstPtr,
                                         size_t Size, __tgt_async_info &AsyncInfo) {
-  return onQueue(AsyncInfo, "data_exchange", nullptr,
-                 [&](void *Q) { return exchangeImpl(SrcPtr, Dst, DstPtr, Size, Q); });
+  return onQueue(
+      AsyncInfo, "data_exchange", nullptr,
+      [&](void *Q) { return exchangeImpl(SrcPtr, Dst, DstPtr, Size, Q); },
+      [&] { return describedOp(__tgt_op_copy_device, Size, __tgt_route_device); });
 }
 
 // ---- launch ----
@@ -283,7 +395,14 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
 
 Status GenericDevice::launchUnchecked(const char *Call, const KernelLaunch &L,
                                       __tgt_async_info &AsyncInfo) {
-  return onQueue(AsyncInfo, Call, L.Name, [&](void *Q) { return launchImpl(L, Q); });
+  return onQueue(
+      AsyncInfo, Call, L.Name, [&](void *Q) { return launchImpl(L, Q); },
+      [&] {
+        __tgt_device_op Op = describedOp(__tgt_op_kernel, 0, 0);
+        Op.Name = L.Name;
+        launchShapeImpl(L, Op.Teams, Op.Threads);
+        return Op;
+      });
 }
 
 // ---- events ----
@@ -316,7 +435,7 @@ Status GenericDevice::recordEvent(void *Event, __tgt_async_info *AsyncInfo) {
 
 Status GenericDevice::recordEventUnchecked(void *Event, __tgt_async_info &AsyncInfo) {
   return onQueue(AsyncInfo, "record_event", nullptr,
-                 [&](void *Q) { return recordEventImpl(Event, Q); });
+                 [&](void *Q) { return recordEventImpl(Event, Q); }, nullptr);
 }
 
 Status GenericDevice::waitEvent(void *Event, __tgt_async_info *AsyncInfo) {
@@ -327,7 +446,7 @@ Status GenericDevice::waitEvent(void *Event, __tgt_async_info *AsyncInfo) {
 
 Status GenericDevice::waitEventUnchecked(void *Event, __tgt_async_info &AsyncInfo) {
   return onQueue(AsyncInfo, "wait_event", nullptr,
-                 [&](void *Q) { return waitEventImpl(Event, Q); });
+                 [&](void *Q) { return waitEventImpl(Event, Q); }, nullptr);
 }
 
 Status GenericDevice::syncEvent(void *Event) {

@@ -1,6 +1,7 @@
 // Exported entries: kernel launch, queues, events, pinned memory, settings,
 // device ids, host-memory accessibility and the device's description
-// (print_device_info and device_properties: GenericDevice::describe).
+// (print_device_info and device_properties: GenericDevice::describe), and
+// the device-side profile (profile_device).
 #include <cstdio>
 
 #include "exporter.h"
@@ -217,6 +218,23 @@ int32_t __tgt_rtl_device_properties(int32_t DeviceId, __tgt_device_property_fn F
     if (!Dev) return Dev.takeError();
     CallbackSink Sink(Fn, Ctx);
     (*Dev)->describe(Sink);
+    return {};
+  });
+}
+
+int32_t __tgt_rtl_profile_device(int32_t DeviceId, uint32_t Version, __tgt_device_op_fn Fn,
+                                 void *Ctx) noexcept {
+  return guard("profile_device", [&]() -> Status {
+    if (Version != OMPTARGET_DEVICE_OP_VERSION)
+      return makeError("profile_device: device %d: operation record version %u is not %u, the "
+                       "one this plugin knows",
+                       DeviceId, Version, OMPTARGET_DEVICE_OP_VERSION);
+    if (!Fn) return makeError("profile_device: device %d: null callback", DeviceId);
+    GenericDevice *Dev = thePlugin().readyDevice(DeviceId);
+    if (!Dev)
+      return makeError("profile_device: device %d: not a started device of the %s plugin",
+                       DeviceId, thePlugin().name().c_str());
+    Dev->enableProfile(Fn, Ctx);
     return {};
   });
 }

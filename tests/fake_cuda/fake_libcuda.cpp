@@ -72,6 +72,7 @@
 #include <elf.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -607,15 +608,43 @@ CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned, un
   if (Launches.fetch_add(1) + 1 == TrapLaunch) Faulted.store(true, std::memory_order_release);
   return CUDA_SUCCESS;
 }
-CUresult cuEventCreate(CUevent *E, unsigned int) {
-  *E = reinterpret_cast<CUevent>(new Token);  // NOLINT: a C handle, freed by cuEventDestroy
+// Events keep their flags and the time of their last record (streams run
+// their work at once, so a record completes when it is made).
+struct FakeEvent {
+  unsigned Flags = 0;
+  std::atomic<int64_t> RecordedNs{-1};
+};
+CUresult cuEventCreate(CUevent *E, unsigned int Flags) {
+  auto *Ev = new FakeEvent;  // NOLINT: a C handle, freed by cuEventDestroy
+  Ev->Flags = Flags;
+  *E = reinterpret_cast<CUevent>(Ev);
   return CUDA_SUCCESS;
 }
 CUresult cuEventDestroy(CUevent E) {
-  delete reinterpret_cast<Token *>(E);  // NOLINT: see cuEventCreate
+  delete reinterpret_cast<FakeEvent *>(E);  // NOLINT: see cuEventCreate
   return CUDA_SUCCESS;
 }
-CUresult cuEventRecord(CUevent, CUstream) { return streamStatus(); }
+CUresult cuEventRecord(CUevent E, CUstream) {
+  if (CUresult R = streamStatus()) return R;
+  if (E)
+    reinterpret_cast<FakeEvent *>(E)->RecordedNs.store(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+  return CUDA_SUCCESS;
+}
+// The v1 symbol, which every driver exports and the plugin loads (cuda.h
+// names the declaration cuEventElapsedTime_v2).
+#undef cuEventElapsedTime
+CUresult cuEventElapsedTime(float *Ms, CUevent Start, CUevent End) {
+  auto *A = reinterpret_cast<FakeEvent *>(Start), *B = reinterpret_cast<FakeEvent *>(End);
+  if (!Ms || !A || !B) return CUDA_ERROR_INVALID_HANDLE;
+  if ((A->Flags | B->Flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
+  int64_t TA = A->RecordedNs.load(), TB = B->RecordedNs.load();
+  if (TA < 0 || TB < 0) return CUDA_ERROR_INVALID_HANDLE;
+  *Ms = static_cast<float>(static_cast<double>(TB - TA) / 1e6);
+  return CUDA_SUCCESS;
+}
 CUresult cuEventSynchronize(CUevent) {
   releaseAboveThresholds();
   return streamStatus();

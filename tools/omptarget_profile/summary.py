@@ -17,7 +17,10 @@ fixed and every figure is computed one way:
 - Transfers by (direction, route): directions h2d, d2h, d2d, then any other
   alphabetically; routes alphabetically. Missing fields: "?", 0 bytes.
 - Allocations: the rows alloc, then free.
-- Host calls by total descending (ties: name ascending).
+- Host calls by total descending (ties: name ascending), then the host
+  time spent in the runtime: the sum of the durations of each host
+  thread's outermost spans (a span is outermost when it starts at or after
+  the end, ts + dur, of the thread's last outermost span; file order).
 - Names are left-aligned in their column and cut to its width with a
   trailing "~"; numbers right-aligned (a wider number widens its line).
 - A section with no rows is omitted, a device or host with none at all too.
@@ -139,11 +142,16 @@ def summary_lines(profile, from_ms=None, to_ms=None):
     """The summary table of profile as a list of lines (no newlines)."""
     devices = {}
     host = {}
+    outer_end = {}     # host tid -> end of its last outermost span
+    in_runtime = 0.0
     for span in profile.spans:
         if not _in_window(span, from_ms, to_ms):
             continue
         if span.pid == trace.HOST_PID:
             host.setdefault(span.name, _Calls()).add(span.dur)
+            if span.tid not in outer_end or span.ts >= outer_end[span.tid]:
+                in_runtime += span.dur
+                outer_end[span.tid] = span.ts + span.dur
         elif trace.is_device(span.pid):
             devices.setdefault(span.pid, _Device()).add(span)
     out = ["omptarget profile summary"]
@@ -158,6 +166,8 @@ def summary_lines(profile, from_ms=None, to_ms=None):
         for name, c in sorted(host.items(), key=lambda kv: (-kv[1].total, kv[0])):
             out.append("  %-40s%9d%11s%11s"
                        % (_cut(name, 40), c.calls, _ms(c.total), _us(c.total / c.calls)))
+        out.append("  in the runtime: %s ms of host time (outermost calls of every thread)"
+                   % _ms(in_runtime))
     return out
 
 

@@ -119,6 +119,9 @@ Status CudaDevice::deinitImpl() {
   if (Status S = Staging_.tearDown(); !S)
     OMPT_TRACE(traceComponent(), "device %d: staging teardown: %s", id(),
                S.error().message().c_str());
+  if (Status S = Timing_.tearDown(); !S)
+    OMPT_TRACE(traceComponent(), "device %d: timing events teardown: %s", id(),
+               S.error().message().c_str());
   size_t Leaked = Allocations_.freeAll();
   if (Leaked)
     OMPT_TRACE(traceComponent(), "device %d: freed %zu block(s) still live at deinit", id(),
@@ -281,6 +284,32 @@ Status CudaDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, v
   return retrievePageable(HstPtr, TgtPtr, Size, Queue);
 }
 
+// ---- The profile's clock ----
+
+Expected<void *> CudaDevice::markImpl(void *Queue, uint64_t *) {
+  if (Status S = activate(); !S) return S.takeError();
+  return Timing_.mark(stream(Queue));
+}
+
+Status CudaDevice::resolveMarksImpl(void *Begin, void *End, uint64_t *BeginNs, uint64_t *EndNs) {
+  if (Status S = activate(); !S) {
+    Timing_.release(Begin);
+    Timing_.release(End);
+    return S;
+  }
+  return Timing_.resolve(Begin, End, BeginNs, EndNs);
+}
+
+// The routes of submitImpl / retrieveImpl: locked memory straight, then
+// the staging pipeline and the small-copy buffer (whose slot may be taken:
+// such a copy is direct, and still shown as staged).
+int32_t CudaDevice::copyRouteImpl(const void *HstPtr, size_t Size, bool ToDevice) const {
+  if (pinnedMap().contains(HstPtr, Size)) return __tgt_route_pinned;
+  if (Staging_.wanted(HstPtr, Size)) return __tgt_route_staged;
+  bool SmallCopy = Size <= SmallCopyBytes_ / 4 && (ToDevice || deferredRetrievesAccepted());
+  return SmallCopy ? __tgt_route_staged : __tgt_route_pageable;
+}
+
 Status CudaDevice::retrievePageable(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
   if (Staging_.wanted(HstPtr, Size)) {
     // Synchronous: a failure of the kernel before it on the stream shows
@@ -351,14 +380,25 @@ int32_t CudaDevice::occupancy(CudaKernel &K, int32_t Threads) const {
   return Blocks;
 }
 
-Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
-  if (Status S = activate(); !S) return S;
+LaunchConfig CudaDevice::launchConfig(const plugin::KernelLaunch &L) const {
   auto &K = *static_cast<CudaKernel *>(L.Entry);
   DeviceLimits Limits = Limits_;
   Limits.MaxThreadsPerBlock = K.MaxThreadsPerBlock;
   LaunchRequest Req{K.Mode, L.NumTeams, L.ThreadLimit, L.LoopTripCount, L.IsTeamRegion};
-  LaunchConfig C =
-      computeLaunch(Req, LaunchEnv_, Limits, [&](int32_t T) { return occupancy(K, T); });
+  return computeLaunch(Req, LaunchEnv_, Limits, [&](int32_t T) { return occupancy(K, T); });
+}
+
+void CudaDevice::launchShapeImpl(const plugin::KernelLaunch &L, int32_t &Teams,
+                                 int32_t &Threads) const {
+  LaunchConfig C = launchConfig(L);
+  Teams = static_cast<int32_t>(C.Blocks);
+  Threads = static_cast<int32_t>(C.Threads);
+}
+
+Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
+  if (Status S = activate(); !S) return S;
+  auto &K = *static_cast<CudaKernel *>(L.Entry);
+  LaunchConfig C = launchConfig(L);
   if (plugin().infoEnabled(abi::kInfoPluginKernel))
     std::fprintf(
         stderr,

@@ -13,6 +13,9 @@
 //     is one cuStreamSynchronize. The last kernel launched on each stream is
 //     remembered so that a failure found at synchronization names it.
 //   * Events are CUevents (CU_EVENT_DISABLE_TIMING) from the event pool.
+//     A profiled device (profile_device) also records timing events around
+//     each copy and launch on its stream (cuda_timing.h), read at the
+//     stream's synchronize.
 //   * Device memory: with the device's memory pool (cuda_pool.h: the driver
 //     and the device support it, OMPTARGET_CUDA_MEMORY_POOL not 0) an
 //     allocation or release on a construct's stream is stream-ordered
@@ -52,6 +55,7 @@
 #include "cuda_memory.h"
 #include "cuda_module.h"
 #include "cuda_staging.h"
+#include "cuda_timing.h"
 #include "futex_mutex.h"
 #include "generic_device.h"
 #include "host_registrations.h"
@@ -110,6 +114,14 @@ class CudaDevice final : public plugin::GenericDevice {
 
   Status launchImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
 
+  // The profile's marks are timing events (cuda_timing.h); a copy's route
+  // is the one submitImpl / retrieveImpl take for it.
+  Expected<void *> markImpl(void *Queue, uint64_t *Slot) override;
+  Status resolveMarksImpl(void *Begin, void *End, uint64_t *BeginNs, uint64_t *EndNs) override;
+  int32_t copyRouteImpl(const void *HstPtr, size_t Size, bool ToDevice) const override;
+  void launchShapeImpl(const plugin::KernelLaunch &L, int32_t &Teams,
+                       int32_t &Threads) const override;
+
   // Locked host memory (cuda_pinned.cpp): cuMemHostRegister with the
   // portable flag, or memory the program pinned itself, found through the
   // driver's pointer attributes and never unregistered here.
@@ -150,6 +162,8 @@ class CudaDevice final : public plugin::GenericDevice {
   // blameLastKernel of a driver call's result.
   Status checkOnStream(CUresult R, const char *What, void *Queue);
   int32_t occupancy(CudaKernel &K, int32_t Threads) const;
+  // The blocks and threads launchImpl uses for L.
+  LaunchConfig launchConfig(const plugin::KernelLaunch &L) const;
   // A failed launch's error, with the reason when the driver's code alone
   // does not say it (a stack larger than a thread may have).
   Status launchError(const CudaKernel &K, const LaunchConfig &C, CUresult R) const;
@@ -172,6 +186,7 @@ class CudaDevice final : public plugin::GenericDevice {
   HostRegistrations &Registrations_;  // the plugin's, shared by its devices
   CudaAllocations Allocations_;
   StagingPipeline Staging_;
+  CudaTiming Timing_;  // locks itself
 
   CUdevice Device_ = 0;
   CUcontext Context_ = nullptr;

@@ -76,7 +76,8 @@ namespace omptarget::cuda {
   X(cuEventCreate, "cuEventCreate")                                                             \
   X(cuEventDestroy, "cuEventDestroy_v2")                                                        \
   X(cuEventRecord, "cuEventRecord")                                                             \
-  X(cuEventSynchronize, "cuEventSynchronize")
+  X(cuEventSynchronize, "cuEventSynchronize")                                                   \
+  X(cuEventElapsedTime, "cuEventElapsedTime")
 
 // The stream-ordered allocator (cuda_pool.h): optional, all or nothing.
 #define OMPT_CUDA_DRIVER_POOL_ENTRIES(X)                \

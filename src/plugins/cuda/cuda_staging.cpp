@@ -103,7 +103,7 @@ void StagingPipeline::configure(int32_t DeviceId) {
     OMPT_TRACE(kComponent, "device %d: pinned staging disabled", DeviceId_);
 }
 
-bool StagingPipeline::wanted(const void *HostPtr, size_t Size) {
+bool StagingPipeline::wanted(const void *HostPtr, size_t Size) const {
   if (Threshold_ == 0 || Size < Threshold_) return false;
   unsigned int Type = 0;
   CUresult R = driver().cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,

@@ -98,7 +98,7 @@ class StagingPipeline {
   void configure(int32_t DeviceId);
 
   // Whether a copy of Size bytes with host side HostPtr should be staged.
-  bool wanted(const void *HostPtr, size_t Size);
+  bool wanted(const void *HostPtr, size_t Size) const;
 
   Status hostToDevice(CUdeviceptr Dst, const void *Src, size_t Size, CUstream Stream);
   Status deviceToHost(void *Dst, CUdeviceptr Src, size_t Size, CUstream Stream);
