@@ -99,3 +99,15 @@ int main(void) {
   printf("data paths: ok\n");
   return 0;
 }
+
+// With LIBOMPTARGET_PROFILE (CTest fake-cuda-profile): every copy on a
+// queue track, with the route the plugin took, and the bytes the program
+// moved each way.
+// PROFILE-DAG: work 0 queue copy h2d 1048576 pageable
+// PROFILE-DAG: work 0 queue copy d2h 1048576 pageable
+// PROFILE-DAG: work 0 queue copy h2d 16777216 staged
+// PROFILE-DAG: work 0 queue copy d2h 16777216 staged
+// PROFILE-DAG: work 0 queue copy d2h 256 staged
+// PROFILE: moved h2d=17924864 d2h=17924864 d2d=0
+// PROFILE: flows [[W:[0-9]+]] of [[W]] device spans
+// PROFILE: device tracks ok
