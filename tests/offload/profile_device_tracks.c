@@ -8,7 +8,8 @@
 // program moved, and the summary's device section adds up to the same.
 // Four threads each run a nowait region on their own data, so that in the
 // asynchronous mode several queues are busy at once.
-// REQUIRES: omptarget-core, omptarget-plugin
+// REQUIRES: omptarget-core
+// UNSUPPORTED: runtime-our-core-llvm-plugin
 // RUN: %clang-offload -gline-tables-only %s -o %t
 // RUN: rm -f %t.json
 // RUN: %run env LIBOMPTARGET_PROFILE=%t.json LIBOMPTARGET_PROFILE_SUMMARY=1 %t 2> %t.stderr | %fcheck --check-prefix=OUT
