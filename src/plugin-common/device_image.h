@@ -46,6 +46,10 @@ struct KernelLaunch {
   uint64_t LoopTripCount;
   bool IsTeamRegion;
   const char *Name;  // kernel name from the image, never null
+  // What the device ran it with, where its launchImpl says so (the CUDA
+  // plugin: blocks and threads), for the profile, which reads them after
+  // the launch; 0: as asked (NumTeams, ThreadLimit).
+  mutable int32_t RanTeams = 0, RanThreads = 0;
 };
 
 }  // namespace omptarget::plugin

@@ -290,17 +290,24 @@ class GenericDevice : private HostPinner {
   [[gnu::cold, gnu::noinline]] Error lockedElsewhere(Error NotHere, const void *HstPtr) const;
 
   // Runs Issue(queue of AsyncInfo); a failure reads "<Call>: device <id>:
-  // [kernel <Kernel>: ]<why>". While the device is profiled, Describe() (a
-  // __tgt_device_op with the operation's kind and sizes; nullptr: an
-  // operation that is not timed) goes with it to issueTimed.
+  // [kernel <Kernel>: ]<why>". With a Describe (a function returning the
+  // __tgt_device_op of the operation's kind and sizes; nullptr: untimed),
+  // Issue goes through issueTimed.
   template <typename IssueFn, typename DescribeFn>
   Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel,
                  IssueFn &&Issue, DescribeFn &&Describe);
-  // Issue(Q) between two marks of Q's device clock (markImpl); the
-  // operation is then kept for Q's synchronize (resolveTimed), or emitted at
-  // once on the shared queue, whose work is done when issued.
-  template <typename IssueFn>
-  [[gnu::noinline]] Status issueTimed(void *Q, __tgt_device_op Op, IssueFn &Issue);
+  // onQueue with Describe, out of line: what the halves call when the
+  // device is profiled (one test of the profile's switch on their fast
+  // path, which stays as it was without the profile).
+  template <typename IssueFn, typename DescribeFn>
+  Status onQueueTimed(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel,
+                      IssueFn &Issue, DescribeFn &Describe);
+  // Issue(Q) between two marks of Q's device clock (markImpl), described
+  // by Describe() once issued; the operation is then kept for Q's
+  // synchronize (resolveTimed), or emitted at once on the shared queue,
+  // whose work is done when issued.
+  template <typename IssueFn, typename DescribeFn>
+  Status issueTimed(void *Q, IssueFn &Issue, DescribeFn &Describe);
   // Q's kept operations (every queue's when null) after its synchronize:
   // emitted when Ok, else their marks are only released.
   void resolveTimed(void *Q, bool Ok);
@@ -415,12 +422,6 @@ class GenericDevice : private HostPinner {
   // (__tgt_device_op_route): by default pinned when the pinned map holds it,
   // else pageable.
   virtual int32_t copyRouteImpl(const void *HstPtr, size_t Size, bool ToDevice) const;
-  // The teams and threads a launch of L runs with; by default what the
-  // construct asked for (0: not given).
-  virtual void launchShapeImpl(const KernelLaunch &L, int32_t &Teams, int32_t &Threads) const {
-    Teams = L.NumTeams;
-    Threads = L.ThreadLimit;
-  }
 
   // Whether the device reaches this host memory (Size > 0, HstPtr non-null);
   // by default false, the answer that never misleads.

@@ -38,27 +38,32 @@ template <typename IssueFn, typename DescribeFn>
     Q = *Taken;
   }
   Status S = [&] {
-    if constexpr (!std::is_null_pointer_v<std::decay_t<DescribeFn>>) {
-      if (Profile_.on()) [[unlikely]]
-        return issueTimed(Q, Describe(), Issue);
-    }
-    return Issue(Q);
+    if constexpr (!std::is_null_pointer_v<std::decay_t<DescribeFn>>)
+      return issueTimed(Q, Issue, Describe);
+    else
+      return Issue(Q);
   }();
   if (!S) [[unlikely]]
     return Kernel ? kernelFailed(Call, Kernel, S.takeError()) : opFailed(Call, S.takeError());
   return S;
 }
 
+// The profiled device's way: onQueue with timing, out of the halves' fast
+// paths (their closures are built only here).
+template <typename IssueFn, typename DescribeFn>
+[[gnu::noinline, gnu::cold]] Status GenericDevice::onQueueTimed(__tgt_async_info &AsyncInfo,
+                                                                const char *Call,
+                                                                const char *Kernel, IssueFn &Issue,
+                                                                DescribeFn &Describe) {
+  return onQueue(AsyncInfo, Call, Kernel, Issue, Describe);
+}
+
 // ---- device-side timing (profile_device) ----
 
-template <typename IssueFn>
-Status GenericDevice::issueTimed(void *Q, __tgt_device_op Op, IssueFn &Issue) {
-  Op.IssueNs = steadyNowNs();
-  Op.IssueThread = currentThreadId();
-  Op.QueueKind = Q == SharedQueue_ ? __tgt_queue_inline : __tgt_queue_pooled;
-  Op.Queue = reinterpret_cast<uintptr_t>(Q);
+template <typename IssueFn, typename DescribeFn>
+Status GenericDevice::issueTimed(void *Q, IssueFn &Issue, DescribeFn &Describe) {
   auto T = std::make_unique<TimedOp>();
-  T->Op = Op;
+  const uint64_t IssueNs = steadyNowNs();
   Expected<void *> Begin = markImpl(Q, &T->BeginNs);
   if (!Begin) {
     // Timing is the profile's business: the operation goes on untimed.
@@ -70,6 +75,11 @@ Status GenericDevice::issueTimed(void *Q, __tgt_device_op Op, IssueFn &Issue) {
   Status S = Issue(Q);
   Expected<void *> End = markImpl(Q, &T->EndNs);
   if (End) T->EndMark = *End;
+  T->Op = Describe();
+  T->Op.IssueNs = IssueNs;
+  T->Op.IssueThread = currentThreadId();
+  T->Op.QueueKind = Q == SharedQueue_ ? __tgt_queue_inline : __tgt_queue_pooled;
+  T->Op.Queue = reinterpret_cast<uintptr_t>(Q);
   if (!S || !End) {
     (void)resolveMarksImpl(T->BeginMark, End ? T->EndMark : nullptr, nullptr, nullptr);
     return S;
@@ -306,12 +316,14 @@ Status GenericDevice::dataSubmit(void *TgtPtr, const void *HstPtr, int64_t Size,
 
 Status GenericDevice::submitUnchecked(void *TgtPtr, const void *HstPtr, size_t Size,
                                       __tgt_async_info &AsyncInfo) {
-  return onQueue(
-      AsyncInfo, "data_submit", nullptr,
-      [&](void *Q) { return submitImpl(TgtPtr, HstPtr, Size, Q); },
-      [&] {
-        return describedOp(__tgt_op_copy_to_device, Size, copyRouteImpl(HstPtr, Size, true));
-      });
+  auto Issue = [&](void *Q) { return submitImpl(TgtPtr, HstPtr, Size, Q); };
+  if (Profile_.on()) [[unlikely]] {
+    auto Describe = [&] {
+      return describedOp(__tgt_op_copy_to_device, Size, copyRouteImpl(HstPtr, Size, true));
+    };
+    return onQueueTimed(AsyncInfo, "data_submit", nullptr, Issue, Describe);
+  }
+  return onQueue(AsyncInfo, "data_submit", nullptr, Issue, nullptr);
 }
 
 // ---- retrieve ----
@@ -330,12 +342,14 @@ Status GenericDevice::dataRetrieve(void *HstPtr, const void *TgtPtr, int64_t Siz
 
 Status GenericDevice::retrieveUnchecked(void *HstPtr, const void *TgtPtr, size_t Size,
                                         __tgt_async_info &AsyncInfo) {
-  return onQueue(
-      AsyncInfo, "data_retrieve", nullptr,
-      [&](void *Q) { return retrieveImpl(HstPtr, TgtPtr, Size, Q); },
-      [&] {
-        return describedOp(__tgt_op_copy_from_device, Size, copyRouteImpl(HstPtr, Size, false));
-      });
+  auto Issue = [&](void *Q) { return retrieveImpl(HstPtr, TgtPtr, Size, Q); };
+  if (Profile_.on()) [[unlikely]] {
+    auto Describe = [&] {
+      return describedOp(__tgt_op_copy_from_device, Size, copyRouteImpl(HstPtr, Size, false));
+    };
+    return onQueueTimed(AsyncInfo, "data_retrieve", nullptr, Issue, Describe);
+  }
+  return onQueue(AsyncInfo, "data_retrieve", nullptr, Issue, nullptr);
 }
 
 // ---- exchange ----
@@ -356,10 +370,12 @@ Status GenericDevice::dataExchange(const void *SrcPtr, GenericDevice &Dst, void 
 
 Status GenericDevice::exchangeUnchecked(const void *SrcPtr, GenericDevice &Dst, void *DstPtr,
                                         size_t Size, __tgt_async_info &AsyncInfo) {
-  return onQueue(
-      AsyncInfo, "data_exchange", nullptr,
-      [&](void *Q) { return exchangeImpl(SrcPtr, Dst, DstPtr, Size, Q); },
-      [&] { return describedOp(__tgt_op_copy_device, Size, __tgt_route_device); });
+  auto Issue = [&](void *Q) { return exchangeImpl(SrcPtr, Dst, DstPtr, Size, Q); };
+  if (Profile_.on()) [[unlikely]] {
+    auto Describe = [&] { return describedOp(__tgt_op_copy_device, Size, __tgt_route_device); };
+    return onQueueTimed(AsyncInfo, "data_exchange", nullptr, Issue, Describe);
+  }
+  return onQueue(AsyncInfo, "data_exchange", nullptr, Issue, nullptr);
 }
 
 // ---- launch ----
@@ -395,14 +411,18 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
 
 Status GenericDevice::launchUnchecked(const char *Call, const KernelLaunch &L,
                                       __tgt_async_info &AsyncInfo) {
-  return onQueue(
-      AsyncInfo, Call, L.Name, [&](void *Q) { return launchImpl(L, Q); },
-      [&] {
-        __tgt_device_op Op = describedOp(__tgt_op_kernel, 0, 0);
-        Op.Name = L.Name;
-        launchShapeImpl(L, Op.Teams, Op.Threads);
-        return Op;
-      });
+  auto Issue = [&](void *Q) { return launchImpl(L, Q); };
+  if (Profile_.on()) [[unlikely]] {
+    auto Describe = [&] {
+      __tgt_device_op Op = describedOp(__tgt_op_kernel, 0, 0);
+      Op.Name = L.Name;
+      Op.Teams = L.RanTeams ? L.RanTeams : L.NumTeams;
+      Op.Threads = L.RanThreads ? L.RanThreads : L.ThreadLimit;
+      return Op;
+    };
+    return onQueueTimed(AsyncInfo, Call, L.Name, Issue, Describe);
+  }
+  return onQueue(AsyncInfo, Call, L.Name, Issue, nullptr);
 }
 
 // ---- events ----

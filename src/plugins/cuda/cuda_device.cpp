@@ -380,25 +380,16 @@ int32_t CudaDevice::occupancy(CudaKernel &K, int32_t Threads) const {
   return Blocks;
 }
 
-LaunchConfig CudaDevice::launchConfig(const plugin::KernelLaunch &L) const {
+Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
+  if (Status S = activate(); !S) return S;
   auto &K = *static_cast<CudaKernel *>(L.Entry);
   DeviceLimits Limits = Limits_;
   Limits.MaxThreadsPerBlock = K.MaxThreadsPerBlock;
   LaunchRequest Req{K.Mode, L.NumTeams, L.ThreadLimit, L.LoopTripCount, L.IsTeamRegion};
-  return computeLaunch(Req, LaunchEnv_, Limits, [&](int32_t T) { return occupancy(K, T); });
-}
-
-void CudaDevice::launchShapeImpl(const plugin::KernelLaunch &L, int32_t &Teams,
-                                 int32_t &Threads) const {
-  LaunchConfig C = launchConfig(L);
-  Teams = static_cast<int32_t>(C.Blocks);
-  Threads = static_cast<int32_t>(C.Threads);
-}
-
-Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
-  if (Status S = activate(); !S) return S;
-  auto &K = *static_cast<CudaKernel *>(L.Entry);
-  LaunchConfig C = launchConfig(L);
+  LaunchConfig C =
+      computeLaunch(Req, LaunchEnv_, Limits, [&](int32_t T) { return occupancy(K, T); });
+  L.RanTeams = static_cast<int32_t>(C.Blocks);
+  L.RanThreads = static_cast<int32_t>(C.Threads);
   if (plugin().infoEnabled(abi::kInfoPluginKernel))
     std::fprintf(
         stderr,

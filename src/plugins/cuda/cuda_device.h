@@ -119,8 +119,6 @@ class CudaDevice final : public plugin::GenericDevice {
   Expected<void *> markImpl(void *Queue, uint64_t *Slot) override;
   Status resolveMarksImpl(void *Begin, void *End, uint64_t *BeginNs, uint64_t *EndNs) override;
   int32_t copyRouteImpl(const void *HstPtr, size_t Size, bool ToDevice) const override;
-  void launchShapeImpl(const plugin::KernelLaunch &L, int32_t &Teams,
-                       int32_t &Threads) const override;
 
   // Locked host memory (cuda_pinned.cpp): cuMemHostRegister with the
   // portable flag, or memory the program pinned itself, found through the
@@ -162,8 +160,6 @@ class CudaDevice final : public plugin::GenericDevice {
   // blameLastKernel of a driver call's result.
   Status checkOnStream(CUresult R, const char *What, void *Queue);
   int32_t occupancy(CudaKernel &K, int32_t Threads) const;
-  // The blocks and threads launchImpl uses for L.
-  LaunchConfig launchConfig(const plugin::KernelLaunch &L) const;
   // A failed launch's error, with the reason when the driver's code alone
   // does not say it (a stack larger than a thread may have).
   Status launchError(const CudaKernel &K, const LaunchConfig &C, CUresult R) const;
