@@ -6,7 +6,7 @@
 //     its entries before the construct (the mapped_entries property that
 //     omptarget_get_device_properties and omptarget-info show), every
 //     buffer the construct allocated is freed, every queue given back
-//     (a failed copy back keeps its entry, by design, until an exit data
+//     (a failed copy back keeps its entry on purpose, until an exit data
 //     retrieves it);
 //   * the next construct succeeds and moves the right data.
 // docs/faults.md has the table (the fake CUDA driver's tests are the same
