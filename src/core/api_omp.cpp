@@ -110,8 +110,14 @@ void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
     std::free(Ptr);
     return;
   }
-  if (Status S = R.devices().get(DeviceNum)->freeMemory(Ptr); !S)
-    debug::error("%s: %s", Call, S.error().message().c_str());
+  // A free the plugin refused leaves the block allocated: it stays
+  // registered, so that the program can free it again (it used to be
+  // forgotten here, and a second free was refused as a foreign pointer).
+  if (Status S = R.devices().get(DeviceNum)->freeMemory(Ptr); !S) {
+    R.allocations().add(Ptr, Key, Block->Size, Block->Kind);
+    debug::error("%s: %s; the block stays allocated: free it again", Call,
+                 S.error().message().c_str());
+  }
 }
 
 }  // namespace

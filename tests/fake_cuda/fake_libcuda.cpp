@@ -65,6 +65,48 @@
 //   OMPTARGET_FAKE_CUDA_NO_ERROR_NAMES=1  cuGetErrorName/String fail with
 //                                       CUDA_ERROR_DEINITIALIZED, as a driver
 //                                       that is shutting down may
+//   OMPTARGET_FAKE_CUDA_FAIL=<function>:<N>[:<CUresult>][,...]
+//                                       the Nth call (1-based, counted from
+//                                       the start of the process; +N: from
+//                                       the program's omptarget_fake_cuda_mark()
+//                                       call, below) of that
+//                                       driver function fails once with the
+//                                       CUresult (default 999,
+//                                       CUDA_ERROR_UNKNOWN) and does nothing;
+//                                       the calls before and after it work.
+//                                       Functions by cuda.h's name without
+//                                       the _v2 suffix: cuMemAlloc,
+//                                       cuMemAllocFromPoolAsync, cuMemFree,
+//                                       cuMemFreeAsync, cuMemAllocHost,
+//                                       cuMemHostRegister, cuMemcpyHtoD,
+//                                       cuMemcpyDtoH, cuMemcpyHtoDAsync,
+//                                       cuMemcpyDtoHAsync, cuMemcpyDtoDAsync,
+//                                       cuMemcpyPeerAsync, cuLaunchKernel,
+//                                       cuEventCreate, cuEventRecord,
+//                                       cuStreamWaitEvent, cuEventSynchronize,
+//                                       cuStreamCreate, cuStreamSynchronize,
+//                                       cuCtxSynchronize, cuModuleLoadDataEx,
+//                                       cuModuleGetFunction,
+//                                       cuModuleGetGlobal,
+//                                       cuCtxEnablePeerAccess,
+//                                       cuDevicePrimaryCtxRetain,
+//                                       cuMemPoolCreate, cuEventElapsedTime
+//                                       (the profile's timing); another name is an
+//                                       error at load (exit status 2). The
+//                                       switches above stay: ALLOC_ERROR and
+//                                       HOST_REGISTER_ERROR are the same
+//                                       fault on every call
+// Leak accounting: the fake counts what is live (device allocations and
+// their bytes, pinned host allocations, host registrations, streams, events,
+// modules, memory pools, primary-context retains). A program may call
+// omptarget_fake_cuda_mark() (found with dlopen("libcuda.so.1",
+// RTLD_NOLOAD) + dlsym) once the runtime holds what it keeps between
+// constructs (its stream and event pools, the loaded module, the memory
+// manager's cache: the plugins are not torn down at exit). With
+// OMPTARGET_FAKE_CUDA_LEAK_CHECK=1 the fake prints, at exit, what is live,
+// and, after a mark, either "fake cuda leak check: nothing leaked since the
+// mark" or "fake cuda leak check: LEAKED since the mark: ..." with every
+// count that grew.
 // cuGetErrorName/String know the codes the fake returns, with the real
 // driver's strings, and fail with CUDA_ERROR_INVALID_VALUE (null result) for
 // any other code, as the real ones do.
@@ -232,6 +274,82 @@ const bool PoolStats = [] {
   return true;
 }();
 
+// Leak accounting: streams and events live (tokens not destroyed).
+std::atomic<long long> LiveStreams{0}, LiveEvents{0};
+struct Resources {
+  long long DeviceAllocations = 0, DeviceBytes = 0, PinnedHost = 0, HostRegistrations = 0,
+            Streams = 0, Events = 0, Modules = 0, Pools = 0, ContextRetains = 0;
+};
+// What is live now (Mutex not held). Pool memory counts while handed out,
+// not while a pool keeps it; retains made by the fake itself
+// (OMPTARGET_FAKE_CUDA_PRIMARY_CTX_ACTIVE) do not count.
+Resources liveResources() {
+  std::lock_guard Lock(Mutex);
+  Resources R;
+  for (const auto &[Address, B] : DeviceBlocks) {
+    ++R.DeviceAllocations;
+    R.DeviceBytes += static_cast<long long>(B.Size);
+  }
+  for (const auto &[Address, P] : PinnedBlocks) ++(P.Registered ? R.HostRegistrations : R.PinnedHost);
+  R.Streams = LiveStreams.load();
+  R.Events = LiveEvents.load();
+  R.Modules = static_cast<long long>(Modules.size());
+  for (const auto &P : Pools) R.Pools += P->Destroyed ? 0 : 1;
+  bool PreActive = envSize("OMPTARGET_FAKE_CUDA_PRIMARY_CTX_ACTIVE", 0) != 0;
+  for (const auto &[Device, P] : Primaries) R.ContextRetains += P.Retains - (PreActive ? 1 : 0);
+  return R;
+}
+// "3 device allocation(s) (3072 bytes), 1 stream(s), ..." of the non-zero
+// counts of R (Sign: "+" for growths), or "nothing".
+std::string describe(const Resources &R, const char *Sign) {
+  std::string Text;
+  auto Add = [&](long long N, const char *What) {
+    if (N == 0) return;
+    char Line[128];
+    std::snprintf(Line, sizeof Line, "%s%s%lld %s", Text.empty() ? "" : ", ", Sign, N, What);
+    Text += Line;
+  };
+  Add(R.DeviceAllocations, "device allocation(s)");
+  Add(R.DeviceBytes, "device byte(s)");
+  Add(R.PinnedHost, "pinned host allocation(s)");
+  Add(R.HostRegistrations, "host registration(s)");
+  Add(R.Streams, "stream(s)");
+  Add(R.Events, "event(s)");
+  Add(R.Modules, "module(s)");
+  Add(R.Pools, "memory pool(s)");
+  Add(R.ContextRetains, "primary context retain(s)");
+  return Text.empty() ? "nothing" : Text;
+}
+bool Marked = false;
+Resources AtMark;
+void printLeakCheck() {
+  Resources Now = liveResources();
+  std::fprintf(stderr, "fake cuda resources at exit: %s\n", describe(Now, "").c_str());
+  if (!Marked) return;
+  std::fprintf(stderr, "fake cuda resources at the mark: %s\n", describe(AtMark, "").c_str());
+  Resources Grown;
+  auto Diff = [](long long N, long long Then) { return N > Then ? N - Then : 0; };
+  Grown.DeviceAllocations = Diff(Now.DeviceAllocations, AtMark.DeviceAllocations);
+  Grown.DeviceBytes = Diff(Now.DeviceBytes, AtMark.DeviceBytes);
+  Grown.PinnedHost = Diff(Now.PinnedHost, AtMark.PinnedHost);
+  Grown.HostRegistrations = Diff(Now.HostRegistrations, AtMark.HostRegistrations);
+  Grown.Streams = Diff(Now.Streams, AtMark.Streams);
+  Grown.Events = Diff(Now.Events, AtMark.Events);
+  Grown.Modules = Diff(Now.Modules, AtMark.Modules);
+  Grown.Pools = Diff(Now.Pools, AtMark.Pools);
+  Grown.ContextRetains = Diff(Now.ContextRetains, AtMark.ContextRetains);
+  std::string Text = describe(Grown, "+");
+  if (Text == "nothing")
+    std::fprintf(stderr, "fake cuda leak check: nothing leaked since the mark\n");
+  else
+    std::fprintf(stderr, "fake cuda leak check: LEAKED since the mark: %s\n", Text.c_str());
+}
+const bool LeakCheck = [] {
+  if (envSize("OMPTARGET_FAKE_CUDA_LEAK_CHECK", 0) == 0) return false;
+  std::atexit(printLeakCheck);
+  return true;
+}();
+
 struct ErrorText {
   CUresult Code;
   const char *Name;
@@ -254,12 +372,92 @@ constexpr ErrorText kErrors[] = {
      "part or all of the requested memory range is already mapped"},
     {CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
      "pointer does not correspond to a registered memory region"},
+    {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED",
+     "peer access is not supported between these two devices"},
+    {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 const ErrorText *errorText(CUresult R) {
   for (const ErrorText &E : kErrors)
     if (E.Code == R) return &E;
   return nullptr;
 }
+
+// OMPTARGET_FAKE_CUDA_FAIL: one rule per <function>:<N>[:<CUresult>].
+struct FailRule {
+  std::string Function;
+  unsigned long long At;
+  CUresult Code;
+  bool FromMark;  // +N: counted from omptarget_fake_cuda_mark()
+};
+constexpr const char *kFailable[] = {
+    "cuMemAlloc",        "cuMemAllocFromPoolAsync", "cuMemFree",          "cuMemFreeAsync",
+    "cuMemAllocHost",    "cuMemHostRegister",       "cuMemcpyHtoD",       "cuMemcpyDtoH",
+    "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",       "cuMemcpyDtoDAsync",  "cuMemcpyPeerAsync",
+    "cuLaunchKernel",    "cuEventCreate",           "cuEventRecord",      "cuStreamWaitEvent",
+    "cuEventSynchronize", "cuStreamCreate",         "cuStreamSynchronize", "cuCtxSynchronize",
+    "cuModuleLoadDataEx", "cuModuleGetFunction",    "cuModuleGetGlobal",  "cuCtxEnablePeerAccess",
+    "cuDevicePrimaryCtxRetain", "cuMemPoolCreate", "cuEventElapsedTime"};
+constexpr size_t kNumFailable = sizeof(kFailable) / sizeof(kFailable[0]);
+// Calls so far of each failable function (indexes of kFailable).
+std::atomic<unsigned long long> FailableCalls[kNumFailable];
+std::vector<FailRule> parseFailRules() {
+  std::vector<FailRule> Rules;
+  const char *V = std::getenv("OMPTARGET_FAKE_CUDA_FAIL");
+  if (!V) return Rules;
+  std::string Spec(V);
+  size_t Pos = 0;
+  while (Pos <= Spec.size()) {
+    size_t Comma = Spec.find(',', Pos);
+    std::string Item = Spec.substr(Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
+    Pos = Comma == std::string::npos ? Spec.size() + 1 : Comma + 1;
+    if (Item.empty()) continue;
+    size_t C1 = Item.find(':');
+    size_t C2 = C1 == std::string::npos ? std::string::npos : Item.find(':', C1 + 1);
+    FailRule R{Item.substr(0, C1), 0, CUDA_ERROR_UNKNOWN, false};
+    bool Known = false;
+    for (const char *F : kFailable) Known = Known || R.Function == F;
+    if (C1 != std::string::npos) {
+      std::string N = Item.substr(C1 + 1, C2 == std::string::npos ? std::string::npos : C2 - C1 - 1);
+      R.FromMark = !N.empty() && N[0] == '+';
+      R.At = std::strtoull(N.c_str() + (R.FromMark ? 1 : 0), nullptr, 0);
+    }
+    if (C2 != std::string::npos)
+      R.Code = static_cast<CUresult>(std::strtol(Item.substr(C2 + 1).c_str(), nullptr, 0));
+    if (!Known || R.At == 0) {
+      std::fprintf(stderr,
+                   "fake cuda: OMPTARGET_FAKE_CUDA_FAIL: '%s' is not <function>:<N>[:<CUresult>] "
+                   "with a function the fake can fail (fake_libcuda.cpp lists them) and N >= 1\n",
+                   Item.c_str());
+      std::_Exit(2);
+    }
+    Rules.push_back(R);
+  }
+  return Rules;
+}
+const std::vector<FailRule> FailRules = parseFailRules();
+// Each failable function's calls at omptarget_fake_cuda_mark(), published
+// by MarkTaken (+N rules wait for it).
+unsigned long long CallsAtMark[kNumFailable];
+std::atomic<bool> MarkTaken{false};
+// Counts a call of Function (one of kFailable) and returns the CUresult it
+// must fail with, or CUDA_SUCCESS.
+CUresult injected(const char *Function) {
+  if (FailRules.empty()) return CUDA_SUCCESS;
+  size_t I = 0;
+  while (I < kNumFailable && std::strcmp(kFailable[I], Function) != 0) ++I;
+  if (I == kNumFailable) return CUDA_SUCCESS;
+  unsigned long long Call = FailableCalls[I].fetch_add(1) + 1;
+  bool Marked = MarkTaken.load(std::memory_order_acquire);
+  for (const FailRule &R : FailRules) {
+    if (R.Function != Function) continue;
+    if (R.FromMark ? Marked && Call - CallsAtMark[I] == R.At : Call == R.At) return R.Code;
+  }
+  return CUDA_SUCCESS;
+}
+#define FAKE_CUDA_INJECT(Function)                        \
+  if (CUresult Injected = injected(Function); Injected) \
+  return Injected
 
 // Stream operations fail once a kernel trapped (the error is sticky).
 CUresult streamStatus() {
@@ -370,6 +568,7 @@ CUresult cuDeviceCanAccessPeer(int *Can, CUdevice, CUdevice) {
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice D) {
   if (D < 0 || D >= numDevices()) return CUDA_ERROR_INVALID_DEVICE;
+  FAKE_CUDA_INJECT("cuDevicePrimaryCtxRetain");
   std::lock_guard Lock(Mutex);
   PrimaryContext &P = primary(D);
   if (P.Retains++ == 0) P.FlagsAtCreation = P.Flags;
@@ -406,7 +605,10 @@ CUresult cuCtxSetCurrent(CUcontext Ctx) {
   Current = Ctx;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxEnablePeerAccess(CUcontext, unsigned int) { return CUDA_SUCCESS; }
+CUresult cuCtxEnablePeerAccess(CUcontext, unsigned int) {
+  FAKE_CUDA_INJECT("cuCtxEnablePeerAccess");
+  return CUDA_SUCCESS;
+}
 // Context limits: kept, not enforced (kernels do not run here).
 static size_t Limits[8] = {1024, 0, 8u << 20};
 CUresult cuCtxSetLimit(CUlimit Limit, size_t Value) {
@@ -422,6 +624,7 @@ CUresult cuCtxGetLimit(size_t *Value, CUlimit Limit) {
 }
 
 CUresult cuModuleLoadDataEx(CUmodule *Module, const void *Image, unsigned int, CUjit_option *, void **) {
+  FAKE_CUDA_INJECT("cuModuleLoadDataEx");
   auto M = std::make_unique<FakeModule>();
   if (!parseCubin(Image, *M)) return CUDA_ERROR_INVALID_IMAGE;
   std::lock_guard Lock(Mutex);
@@ -439,6 +642,7 @@ CUresult cuModuleUnload(CUmodule Module) {
   return CUDA_ERROR_INVALID_HANDLE;
 }
 CUresult cuModuleGetFunction(CUfunction *F, CUmodule Module, const char *Name) {
+  FAKE_CUDA_INJECT("cuModuleGetFunction");
   auto &M = *reinterpret_cast<FakeModule *>(Module);
   auto It = M.Functions.find(Name);
   if (It == M.Functions.end()) return CUDA_ERROR_NOT_FOUND;
@@ -446,6 +650,7 @@ CUresult cuModuleGetFunction(CUfunction *F, CUmodule Module, const char *Name) {
   return CUDA_SUCCESS;
 }
 CUresult cuModuleGetGlobal(CUdeviceptr *Ptr, size_t *Size, CUmodule Module, const char *Name) {
+  FAKE_CUDA_INJECT("cuModuleGetGlobal");
   auto &M = *reinterpret_cast<FakeModule *>(Module);
   auto It = M.Globals.find(Name);
   if (It == M.Globals.end()) return CUDA_ERROR_NOT_FOUND;
@@ -472,6 +677,7 @@ CUresult cuMemGetInfo(size_t *Free, size_t *Total) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemAlloc(CUdeviceptr *Ptr, size_t Size) {
+  FAKE_CUDA_INJECT("cuMemAlloc");
   if (AllocError != CUDA_SUCCESS) return AllocError;
   if (Size > MemoryLimit) return CUDA_ERROR_OUT_OF_MEMORY;
   std::lock_guard Lock(Mutex);
@@ -485,7 +691,12 @@ CUresult cuMemAlloc(CUdeviceptr *Ptr, size_t Size) {
 }
 // Pool memory may be freed here too (the real driver allows it, without
 // waiting for anything): back into its pool.
+static CUresult freeBlock(CUdeviceptr Ptr);
 CUresult cuMemFree(CUdeviceptr Ptr) {
+  FAKE_CUDA_INJECT("cuMemFree");
+  return freeBlock(Ptr);
+}
+static CUresult freeBlock(CUdeviceptr Ptr) {
   std::lock_guard Lock(Mutex);
   auto It = DeviceBlocks.find(static_cast<uintptr_t>(Ptr));
   if (It == DeviceBlocks.end()) return CUDA_ERROR_INVALID_VALUE;
@@ -504,6 +715,7 @@ CUresult cuMemFree(CUdeviceptr Ptr) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemAllocHost(void **Ptr, size_t Size) {
+  FAKE_CUDA_INJECT("cuMemAllocHost");
   void *P = std::aligned_alloc(256, (Size + 255) & ~size_t(255));
   if (!P) return CUDA_ERROR_OUT_OF_MEMORY;
   std::lock_guard Lock(Mutex);
@@ -524,6 +736,7 @@ CUresult cuMemFreeHost(void *Ptr) {
 // As the real driver: a range that overlaps pinned memory is refused.
 CUresult cuMemHostRegister(void *P, size_t Size, unsigned int) {
   if (HostRegisterError != CUDA_SUCCESS) return HostRegisterError;
+  FAKE_CUDA_INJECT("cuMemHostRegister");
   if (!P || Size == 0) return CUDA_ERROR_INVALID_VALUE;
   auto B = reinterpret_cast<uintptr_t>(P);
   std::lock_guard Lock(Mutex);
@@ -557,51 +770,74 @@ CUresult cuPointerGetAttribute(void *Data, CUpointer_attribute A, CUdeviceptr Pt
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr Dst, const void *Src, size_t N) {
+  FAKE_CUDA_INJECT("cuMemcpyHtoD");
   std::memcpy(fromDev(Dst), Src, N);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoH(void *Dst, CUdeviceptr Src, size_t N) {
+  FAKE_CUDA_INJECT("cuMemcpyDtoH");
   std::memcpy(Dst, fromDev(Src), N);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr Dst, const void *Src, size_t N, CUstream) {
   if (CUresult R = streamStatus()) return R;
-  return cuMemcpyHtoD(Dst, Src, N);
+  FAKE_CUDA_INJECT("cuMemcpyHtoDAsync");
+  std::memcpy(fromDev(Dst), Src, N);
+  return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoHAsync(void *Dst, CUdeviceptr Src, size_t N, CUstream) {
   if (CUresult R = streamStatus()) return R;
-  return cuMemcpyDtoH(Dst, Src, N);
+  FAKE_CUDA_INJECT("cuMemcpyDtoHAsync");
+  std::memcpy(Dst, fromDev(Src), N);
+  return CUDA_SUCCESS;
+}
+static void copyOnDevice(CUdeviceptr Dst, CUdeviceptr Src, size_t N) {
+  std::memmove(fromDev(Dst), fromDev(Src), N);
 }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t N, CUstream) {
   if (CUresult R = streamStatus()) return R;
-  std::memmove(fromDev(Dst), fromDev(Src), N);
+  FAKE_CUDA_INJECT("cuMemcpyDtoDAsync");
+  copyOnDevice(Dst, Src, N);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext, CUdeviceptr Src, CUcontext, size_t N, CUstream S) {
-  return cuMemcpyDtoDAsync(Dst, Src, N, S);
+CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext, CUdeviceptr Src, CUcontext, size_t N, CUstream) {
+  if (CUresult R = streamStatus()) return R;
+  FAKE_CUDA_INJECT("cuMemcpyPeerAsync");
+  copyOnDevice(Dst, Src, N);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuStreamCreate(CUstream *S, unsigned int) {
+  FAKE_CUDA_INJECT("cuStreamCreate");
   *S = reinterpret_cast<CUstream>(new Token);  // NOLINT: a C handle, freed by cuStreamDestroy
+  ++LiveStreams;
   return CUDA_SUCCESS;
 }
 CUresult cuStreamDestroy(CUstream S) {
   delete reinterpret_cast<Token *>(S);  // NOLINT: see cuStreamCreate
+  --LiveStreams;
   return CUDA_SUCCESS;
 }
 CUresult cuStreamSynchronize(CUstream) {
+  FAKE_CUDA_INJECT("cuStreamSynchronize");
   releaseAboveThresholds();
   return streamStatus();
 }
 CUresult cuCtxSynchronize() {
+  FAKE_CUDA_INJECT("cuCtxSynchronize");
   releaseAboveThresholds();
   return streamStatus();
 }
-CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) { return streamStatus(); }
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
+  if (CUresult R = streamStatus()) return R;
+  FAKE_CUDA_INJECT("cuStreamWaitEvent");
+  return CUDA_SUCCESS;
+}
 CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                         CUstream, void **, void **) {
   if (!F) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult R = streamStatus()) return R;
+  FAKE_CUDA_INJECT("cuLaunchKernel");
   // A real driver refuses a kernel whose stack exceeds a thread's 512 KiB.
   if (KernelLocalBytes > 512 * 1024) return CUDA_ERROR_INVALID_VALUE;
   // The launch itself succeeds, like a real one; the fault shows later.
@@ -615,17 +851,21 @@ struct FakeEvent {
   std::atomic<int64_t> RecordedNs{-1};
 };
 CUresult cuEventCreate(CUevent *E, unsigned int Flags) {
+  FAKE_CUDA_INJECT("cuEventCreate");
   auto *Ev = new FakeEvent;  // NOLINT: a C handle, freed by cuEventDestroy
   Ev->Flags = Flags;
   *E = reinterpret_cast<CUevent>(Ev);
+  ++LiveEvents;
   return CUDA_SUCCESS;
 }
 CUresult cuEventDestroy(CUevent E) {
   delete reinterpret_cast<FakeEvent *>(E);  // NOLINT: see cuEventCreate
+  --LiveEvents;
   return CUDA_SUCCESS;
 }
 CUresult cuEventRecord(CUevent E, CUstream) {
   if (CUresult R = streamStatus()) return R;
+  FAKE_CUDA_INJECT("cuEventRecord");
   if (E)
     reinterpret_cast<FakeEvent *>(E)->RecordedNs.store(
         std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -637,6 +877,7 @@ CUresult cuEventRecord(CUevent E, CUstream) {
 // names the declaration cuEventElapsedTime_v2).
 #undef cuEventElapsedTime
 CUresult cuEventElapsedTime(float *Ms, CUevent Start, CUevent End) {
+  FAKE_CUDA_INJECT("cuEventElapsedTime");
   auto *A = reinterpret_cast<FakeEvent *>(Start), *B = reinterpret_cast<FakeEvent *>(End);
   if (!Ms || !A || !B) return CUDA_ERROR_INVALID_HANDLE;
   if ((A->Flags | B->Flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
@@ -646,8 +887,21 @@ CUresult cuEventElapsedTime(float *Ms, CUevent Start, CUevent End) {
   return CUDA_SUCCESS;
 }
 CUresult cuEventSynchronize(CUevent) {
+  FAKE_CUDA_INJECT("cuEventSynchronize");
   releaseAboveThresholds();
   return streamStatus();
+}
+
+// Leak accounting (see the top): what is live now becomes the reference of
+// the exit report.
+// The +N rules of OMPTARGET_FAKE_CUDA_FAIL count from here too.
+void omptarget_fake_cuda_mark() {
+  Resources Now = liveResources();
+  std::lock_guard Lock(Mutex);
+  AtMark = Now;
+  Marked = true;
+  for (size_t I = 0; I < kNumFailable; ++I) CallsAtMark[I] = FailableCalls[I].load();
+  MarkTaken.store(true, std::memory_order_release);
 }
 
 #ifndef OMPTARGET_FAKE_CUDA_NO_POOLS
@@ -658,6 +912,7 @@ CUresult cuMemPoolCreate(CUmemoryPool *Pool, const CUmemPoolProps *Props) {
       Props->location.id >= numDevices())
     return CUDA_ERROR_INVALID_VALUE;
   if (!PoolsSupported) return CUDA_ERROR_NOT_SUPPORTED;
+  FAKE_CUDA_INJECT("cuMemPoolCreate");
   std::lock_guard Lock(Mutex);
   Pools.push_back(std::make_unique<FakePool>());
   Pools.back()->Device = Props->location.id;
@@ -727,6 +982,7 @@ CUresult cuMemPoolSetAccess(CUmemoryPool Pool, const CUmemAccessDesc *Map, size_
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *Ptr, size_t Size, CUmemoryPool Pool, CUstream) {
   if (CUresult R = streamStatus()) return R;
   if (AllocError != CUDA_SUCCESS) return AllocError;
+  FAKE_CUDA_INJECT("cuMemAllocFromPoolAsync");
   if (!Ptr || Size == 0) return CUDA_ERROR_INVALID_VALUE;
   if (Size > MemoryLimit) return CUDA_ERROR_OUT_OF_MEMORY;
   std::lock_guard Lock(Mutex);
@@ -756,12 +1012,13 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *Ptr, size_t Size, CUmemoryPool Poo
 // Only pool memory (the plugin must not hand cuMemAlloc blocks here).
 CUresult cuMemFreeAsync(CUdeviceptr Ptr, CUstream) {
   if (CUresult R = streamStatus()) return R;
+  FAKE_CUDA_INJECT("cuMemFreeAsync");
   {
     std::lock_guard Lock(Mutex);
     auto It = DeviceBlocks.find(static_cast<uintptr_t>(Ptr));
     if (It == DeviceBlocks.end() || !It->second.Pool) return CUDA_ERROR_INVALID_VALUE;
   }
-  return cuMemFree(Ptr);
+  return freeBlock(Ptr);
 }
 #endif  // OMPTARGET_FAKE_CUDA_NO_POOLS
 

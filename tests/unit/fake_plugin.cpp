@@ -50,6 +50,8 @@ struct State {
   Counters Count;
   uint64_t FailAllocAt = 0, FailSubmitAt = 0, FailRetrieveAt = 0, FailLaunchAt = 0;
   uint64_t FailSyncAt = 0;  // Nth synchronize of a real queue: its ops never run
+  uint64_t FailDeleteAt = 0;  // Nth delete (either entry): refused, the memory stays live
+  uint64_t Deletes = 0;
   std::map<void *, size_t> Live;
   // Allocated on a queue that has not reached the allocation yet, and
   // released on a queue that has not reached the release yet.
@@ -282,6 +284,7 @@ void freeLocked(void *P) {
 int32_t dataDelete(int32_t, void *P) {
   std::lock_guard<std::mutex> L(S.Mu);
   ++S.Count.Delete;
+  if (countAndFail(S.Deletes, S.FailDeleteAt)) return FAIL;
   auto It = S.Live.find(P);
   // A double free, a foreign pointer, or memory a queue is releasing.
   if (It == S.Live.end() || S.BeingReleased.count(P)) return FAIL;
@@ -319,6 +322,7 @@ int32_t dataDeleteAsync(int32_t, void *P, __tgt_async_info *Async) {
     std::lock_guard<std::mutex> L(S.Mu);
     ++S.Count.Delete;
     ++S.Count.DeleteAsync;
+    if (countAndFail(S.Deletes, S.FailDeleteAt)) return FAIL;
     if (!S.Live.count(P) || S.BeingReleased.count(P)) return FAIL;
     S.BeingReleased.insert(P);
   }
@@ -580,6 +584,7 @@ void reset(const Config &C) {
   S.Cfg = C;
   S.Count = {};
   S.FailAllocAt = S.FailSubmitAt = S.FailRetrieveAt = S.FailLaunchAt = S.FailSyncAt = 0;
+  S.FailDeleteAt = S.Deletes = 0;
   S.LiveQueues = 0;
   S.FreeQueues.clear();
   S.Queues.clear();
@@ -697,6 +702,10 @@ void failSubmit(uint64_t N) {
 void failSync(uint64_t N) {
   std::lock_guard<std::mutex> L(S.Mu);
   S.FailSyncAt = N ? S.Count.QueueSyncs + N : 0;
+}
+void failDelete(uint64_t N) {
+  std::lock_guard<std::mutex> L(S.Mu);
+  S.FailDeleteAt = N ? S.Deletes + N : 0;
 }
 void failRetrieve(uint64_t N) {
   std::lock_guard<std::mutex> L(S.Mu);

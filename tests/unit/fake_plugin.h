@@ -128,6 +128,9 @@ void failSubmit(uint64_t N);
 void failSync(uint64_t N);
 void failRetrieve(uint64_t N);
 void failLaunch(uint64_t N);
+// The Nth release (data_delete or data_delete_async) is refused: it fails and
+// the memory stays allocated.
+void failDelete(uint64_t N);
 
 Counters counters();
 size_t liveAllocations();  // device buffers not freed (image globals excluded)

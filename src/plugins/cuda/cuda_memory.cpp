@@ -96,29 +96,45 @@ Expected<CudaAllocations::Block> CudaAllocations::take(void *Ptr) {
   return B;
 }
 
-Status CudaAllocations::freeSynchronously(void *Ptr, const Block &B) {
+Status CudaAllocations::freeSynchronously(void *Ptr, const Block &B, bool *Freed) {
   const Driver &D = driver();
-  if (B.Pooled) return Pool_.releaseNow(devPtr(Ptr));
-  if (B.Kind == abi::kAllocHost) return check(D.cuMemFreeHost(Ptr), "cuMemFreeHost");
-  return check(D.cuMemFree(devPtr(Ptr)), "cuMemFree");
+  if (B.Pooled) return Pool_.releaseNow(devPtr(Ptr), Freed);
+  Status S = B.Kind == abi::kAllocHost ? check(D.cuMemFreeHost(Ptr), "cuMemFreeHost")
+                                       : check(D.cuMemFree(devPtr(Ptr)), "cuMemFree");
+  *Freed = static_cast<bool>(S);
+  return S;
 }
 
+// A block the driver refused to free stays recorded: it is still allocated,
+// so the caller may free it again, and deinit's freeAll frees it (it used to
+// be dropped from the table here, and was then lost until the process
+// ended).
 Status CudaAllocations::freeBlock(void *Ptr) {
   Expected<Block> B = take(Ptr);
   if (!B) return B.takeError();
-  return freeSynchronously(Ptr, *B);
+  bool Freed = false;
+  Status S = freeSynchronously(Ptr, *B, &Freed);
+  if (!Freed) record(Ptr, *B);
+  return S;
 }
 
 Status CudaAllocations::freeBlockOnStream(void *Ptr, CUstream Stream) {
   Expected<Block> B = take(Ptr);
   if (!B) return B.takeError();
-  if (B->Pooled) return Pool_.release(devPtr(Ptr), Stream);
+  if (B->Pooled) {
+    Status S = Pool_.release(devPtr(Ptr), Stream);
+    if (!S) record(Ptr, *B);  // still allocated (see freeBlock)
+    return S;
+  }
   // cuMemFree knows nothing of Stream: wait for it first.
   if (Status S = check(driver().cuStreamSynchronize(Stream), "cuStreamSynchronize"); !S) {
     record(Ptr, *B);  // still live: the caller's error, not a lost block
     return S;
   }
-  return freeSynchronously(Ptr, *B);
+  bool Freed = false;
+  Status S = freeSynchronously(Ptr, *B, &Freed);
+  if (!Freed) record(Ptr, *B);
+  return S;
 }
 
 size_t CudaAllocations::freeAll() {
@@ -131,11 +147,12 @@ size_t CudaAllocations::freeAll() {
   }
   // Pool memory: one context synchronize for all of it.
   std::vector<CUdeviceptr> Pooled;
+  bool Freed = false;  // nothing more can be done at deinit
   for (auto &[Ptr, B] : All) {
     if (B.Pooled)
       Pooled.push_back(devPtr(Ptr));
     else
-      (void)freeSynchronously(Ptr, B);
+      (void)freeSynchronously(Ptr, B, &Freed);
   }
   Pool_.releaseAll(Pooled);
   return All.size();

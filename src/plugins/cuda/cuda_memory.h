@@ -69,7 +69,9 @@ class CudaAllocations {
   };
   // The live block Ptr, removed from the tables, or an error naming Ptr.
   Expected<Block> take(void *Ptr);
-  Status freeSynchronously(void *Ptr, const Block &B);
+  // Frees B at Ptr now; *Freed says whether the driver took it back (false:
+  // the block is still allocated, whatever the error).
+  Status freeSynchronously(void *Ptr, const Block &B, bool *Freed);
   void record(void *Ptr, const Block &B);
   Error allocFailed(size_t Size, abi::TargetAllocKind Kind, Error Why) const;
 

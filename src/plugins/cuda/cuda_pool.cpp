@@ -125,13 +125,14 @@ Expected<CUdeviceptr> CudaPool::allocateNow(size_t Size) {
   return P;
 }
 
-Status CudaPool::releaseNow(CUdeviceptr Ptr) {
+Status CudaPool::releaseNow(CUdeviceptr Ptr, bool *Released) {
   // Work on any stream may still use the memory (cuMemFree would wait for
   // it). A failed wait (a kernel faulted: nothing runs any more) still
   // releases, and is the error reported.
   Status Synced = check(driver().cuCtxSynchronize(), "cuCtxSynchronize");
-  Status Released = release(Ptr, Stream_);
-  return Synced ? std::move(Released) : std::move(Synced);
+  Status Release = release(Ptr, Stream_);
+  *Released = static_cast<bool>(Release);
+  return Synced ? std::move(Release) : std::move(Synced);
 }
 
 void CudaPool::releaseAll(const std::vector<CUdeviceptr> &Ptrs) {

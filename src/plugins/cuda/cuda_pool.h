@@ -96,8 +96,10 @@ class CudaPool {
   Status release(CUdeviceptr Ptr, CUstream Stream);
   // Synchronous: valid on every stream when it returns.
   Expected<CUdeviceptr> allocateNow(size_t Size);
-  // Synchronous: waits for the context's work, then releases.
-  Status releaseNow(CUdeviceptr Ptr);
+  // Synchronous: waits for the context's work, then releases. *Released
+  // says whether the memory went back (a failed wait still releases and is
+  // the error; a failed release leaves the block allocated).
+  Status releaseNow(CUdeviceptr Ptr, bool *Released);
   // Device teardown: one context synchronize, then every pointer released.
   void releaseAll(const std::vector<CUdeviceptr> &Ptrs);
 
