@@ -1,0 +1,27 @@
+// The walk of a non-contiguous `target update` (map type kMapNonContig):
+// instead of a list item's begin and size, clang 14 passes an array of
+// __tgt_target_non_contig descriptors, outermost dimension first, the last
+// one the element (offset 0, count 1, stride the element size), and their
+// number as the size. The walk splits the section into the contiguous runs
+// that are copied one by one.
+//
+// The walk is iterative: the number of dimensions costs no stack.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "error.h"
+#include "omptarget/abi.h"
+
+namespace omptarget::core {
+
+// Calls Visit(Begin, Size) for each contiguous run of the section based at
+// Base whose Count (> 0) descriptors are Dims, the outermost dimension
+// slowest; stops at, and returns, the first failure of Visit. Trailing
+// dimensions that are fully covered fold into one run of their outer
+// dimension.
+Status forEachNonContigRun(void *Base, const __tgt_target_non_contig *Dims, int32_t Count,
+                           const std::function<Status(void *Begin, int64_t Size)> &Visit);
+
+}  // namespace omptarget::core
