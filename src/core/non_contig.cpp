@@ -26,6 +26,11 @@ uint64_t offsetUnit(const __tgt_target_non_contig *Dims, int32_t Depth, int32_t 
   return Dims[Depth].Stride;
 }
 
+// Sum += A * B, false when the product or the sum wraps.
+bool addProduct(uint64_t &Sum, uint64_t A, uint64_t B) {
+  uint64_t Product;
+  return !__builtin_mul_overflow(A, B, &Product) && !__builtin_add_overflow(Sum, Product, &Sum);
+}
 }  // namespace
 
 Status forEachNonContigRun(void *Base, const __tgt_target_non_contig *Dims, int32_t Count,
@@ -35,6 +40,27 @@ Status forEachNonContigRun(void *Base, const __tgt_target_non_contig *Dims, int3
   // count positive).
   for (int32_t D = 0; D < Last; ++D)
     if (Dims[D].Count == 0) return Status::success();
+
+  // The end of the last run (every outer index at its last value) must fit
+  // the address space from Base, and a run's size an int64_t. Every run
+  // starts at or before the last one (all terms grow with the indices), so
+  // then no offset below wraps. (Found by fuzz/noncontig_update.cpp: the
+  // walk made wrapped addresses, and negative sizes, from such descriptors.)
+  const auto BaseAddr = reinterpret_cast<uintptr_t>(Base);
+  uint64_t RunSize = 0, End = 0;
+  bool Fits = addProduct(RunSize, Dims[Last].Count, Dims[Last].Stride) &&
+              RunSize <= static_cast<uint64_t>(INT64_MAX);
+  for (int32_t D = 0; D <= Last && Fits; ++D) {
+    Fits = addProduct(End, Dims[D].Offset, offsetUnit(Dims, D, Count));
+    if (Fits && D < Last) Fits = addProduct(End, Dims[D].Count - 1, Dims[D].Stride);
+  }
+  uintptr_t Limit;
+  if (!Fits || __builtin_add_overflow(End, RunSize, &End) ||
+      __builtin_add_overflow(BaseAddr, End, &Limit))
+    return makeError(
+        "non-contiguous update from %p: its %d dimension descriptors (offset, count, stride) "
+        "reach past the end of the address space (a corrupt descriptor?)",
+        Base, Count);
 
   // An odometer over the outer dimensions: Index[D] is dimension D's
   // current index, Origin[D] the offset where its element 0 lies.
@@ -49,9 +75,8 @@ Status forEachNonContigRun(void *Base, const __tgt_target_non_contig *Dims, int3
   };
   Descend(0);
   for (;;) {
-    const __tgt_target_non_contig &Run = Dims[Last];
-    if (Status S = Visit(static_cast<char *>(Base) + Origin[Last],
-                         static_cast<int64_t>(Run.Count * Run.Stride));
+    if (Status S = Visit(reinterpret_cast<void *>(BaseAddr + Origin[Last]),
+                         static_cast<int64_t>(RunSize));
         !S)
       return S;
     int32_t D = Last - 1;

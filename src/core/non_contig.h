@@ -5,7 +5,14 @@
 // number as the size. The walk splits the section into the contiguous runs
 // that are copied one by one.
 //
-// The walk is iterative: the number of dimensions costs no stack.
+// The descriptors come through the ABI and nothing but their number bounds
+// them. Before the first run is visited, the walk checks that the furthest
+// byte of the section (every outer index at its last value, plus the last
+// run) lies within the address space from the base, without a product or a
+// sum wrapping, and that a run's size fits an int64_t: a descriptor that
+// does not is an error, never a wrapped address. A section with an empty
+// outer dimension has no run. The walk is iterative: the number of
+// dimensions costs no stack.
 #pragma once
 
 #include <cstdint>
