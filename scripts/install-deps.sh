@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages the build and the tests need (only if missing).
-# libclang-rt-14-dev: clang 14's sanitizer runtimes (the ThreadSanitizer unit
-# tests of scripts/test.sh are built with clang 14; clang-14 only recommends it).
+# libclang-rt-14-dev: clang 14's sanitizer runtimes and libFuzzer (the
+# ThreadSanitizer unit tests and the fuzz targets of scripts/test.sh are built
+# with clang 14; clang-14 only recommends it).
 # valgrind: callgrind counts the host instructions of a target region
 # (bench/count_region_instructions.sh and its smoke test).
 # python3-matplotlib: the timeline picture of tools/omptarget-profile (its

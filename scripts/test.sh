@@ -6,6 +6,13 @@
 # on our runtime and on both interop mixes with LLVM 14), whose summary ends
 # the output. SANITIZERS=0 skips the sanitizer builds.
 #
+# Between the two, fuzz/run_fuzzers.sh builds the libFuzzer targets of fuzz/
+# (clang 14, their own tree, build-fuzz) and runs each for FUZZ_SECONDS
+# (default 15, about 75 s for the five) from its checked-in corpus,
+# which holds the inputs of crashes found before; any crash, sanitizer
+# report, leak or timeout fails the step, and it prints the executions per
+# target. FUZZ=0 skips it.
+#
 # The ThreadSanitizer tree is built with clang 14 and its thread-safety
 # analysis (OMPTARGET_THREAD_SAFETY_ANALYSIS: the lock annotations of
 # support/thread_annotations.h, mismatches are errors), and builds every C++
@@ -43,6 +50,10 @@ if [ "${SANITIZERS:-1}" != 0 ]; then
       cat "$dir"/sanitizer.log*; echo "sanitizer reports under -fsanitize=$san"; exit 1
     fi
   done
+fi
+if [ "${FUZZ:-1}" != 0 ]; then
+  echo "=== fuzzing: the fuzz/ targets from their corpora ($build-fuzz)"
+  "$root/fuzz/run_fuzzers.sh" "$build-fuzz"
 fi
 "$root/scripts/build.sh"
 cd "$build"

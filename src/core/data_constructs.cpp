@@ -7,6 +7,7 @@
 #include "info.h"
 #include "map_ops.h"
 #include "mappers.h"
+#include "non_contig.h"
 #include "small_array.h"
 
 namespace omptarget::core {
@@ -288,49 +289,6 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type, m
   return Status::success();
 }
 
-// Number of leading dimensions to iterate: trailing dimensions that are
-// fully covered (offset 0, count * stride == the outer stride) fold into one
-// contiguous run of their outer dimension.
-int32_t iteratedDimensions(const __tgt_target_non_contig *Dims, int32_t Count) {
-  int32_t K = Count;
-  while (K > 1 && Dims[K - 1].Offset == 0 &&
-         Dims[K - 1].Count * Dims[K - 1].Stride == Dims[K - 2].Stride)
-    --K;
-  return K;
-}
-
-// clang 14 gives offsets in elements of each dimension and strides in bytes
-// that include the section's step. The unit of the innermost dimension is
-// the element size (the last descriptor); outer units are taken to be the
-// stride, which is exact for unit steps (clang 14 does not pass the extent
-// that a strided outer dimension would need).
-uint64_t offsetUnit(const __tgt_target_non_contig *Dims, int32_t Depth, int32_t Count) {
-  if (Depth == Count - 2) return Dims[Count - 1].Stride;
-  return Dims[Depth].Stride;
-}
-
-struct NonContigUpdate {
-  Device &D;
-  char *Base;
-  const __tgt_target_non_contig *Dims;
-  int32_t Count;  // all descriptors
-  int32_t Last;   // index of the dimension whose run is contiguous
-  int64_t Type;
-  map_var_info_t Name;
-  AsyncInfo &Async;
-
-  Status run(int32_t Depth, uint64_t Offset) {
-    const __tgt_target_non_contig &Dim = Dims[Depth];
-    uint64_t Start = Offset + Dim.Offset * offsetUnit(Dims, Depth, Count);
-    if (Depth == Last)
-      return updateContiguous(D, Base + Start, static_cast<int64_t>(Dim.Count * Dim.Stride), Type,
-                              Name, Async);
-    for (uint64_t I = 0; I < Dim.Count; ++I)
-      if (Status S = run(Depth + 1, Start + I * Dim.Stride); !S) return S;
-    return Status::success();
-  }
-};
-
 }  // namespace
 
 Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
@@ -348,15 +306,9 @@ Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
       const auto *Dims = static_cast<const __tgt_target_non_contig *>(A.Begins[I]);
       auto Count = static_cast<int32_t>(A.Sizes[I]);
       if (Count <= 0 || !Dims) continue;
-      NonContigUpdate U{D,
-                        static_cast<char *>(A.Bases[I]),
-                        Dims,
-                        Count,
-                        iteratedDimensions(Dims, Count) - 1,
-                        Type,
-                        Name,
-                        Async};
-      S = U.run(0, 0);
+      S = forEachNonContigRun(A.Bases[I], Dims, Count, [&](void *Begin, int64_t Size) {
+        return updateContiguous(D, Begin, Size, Type, Name, Async);
+      });
     } else {
       S = updateContiguous(D, A.Begins[I], A.Sizes[I], Type, Name, Async);
     }

@@ -1,5 +1,6 @@
 #include "env.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,11 @@ std::optional<int64_t> parseInt(const std::string &Text) {
   size_t End = Text.find_last_not_of(" \t");
   if (Begin == std::string::npos) return std::nullopt;
   std::string Trimmed = Text.substr(Begin, End - Begin + 1);
+  // A sign or a digit first: strtoll would skip other white space ("\r5"
+  // was 5, "5\r" an error; found by fuzz/env_parse.cpp).
+  if (!std::isdigit(static_cast<unsigned char>(Trimmed[0])) && Trimmed[0] != '-' &&
+      Trimmed[0] != '+')
+    return std::nullopt;
   errno = 0;
   char *Stop = nullptr;
   // Decimal (leading zeros allowed, as LLVM reads these variables) or 0x-hex.
@@ -24,7 +30,10 @@ std::optional<int64_t> parseInt(const std::string &Text) {
   bool Hex = Trimmed.size() > Digits + 1 && Trimmed[Digits] == '0' &&
              (Trimmed[Digits + 1] == 'x' || Trimmed[Digits + 1] == 'X');
   long long Value = std::strtoll(Trimmed.c_str(), &Stop, Hex ? 16 : 10);
-  if (errno != 0 || Stop == Trimmed.c_str() || *Stop != '\0') return std::nullopt;
+  // The whole text: strtoll stops at a NUL, which a std::string may hold
+  // before its end (found by fuzz/env_parse.cpp: "5\0x" was 5).
+  if (errno != 0 || Stop == Trimmed.c_str() || Stop != Trimmed.c_str() + Trimmed.size())
+    return std::nullopt;
   return static_cast<int64_t>(Value);
 }
 

@@ -338,6 +338,19 @@ TEST_P(DataTest, UpdateNonContiguous) {
     EXPECT_EQ(DevM[I], In ? -1 : 100 + I) << R << "," << C;
   }
   ASSERT_TRUE(end({map(M, sizeof M, 0)}));
+
+  // Descriptors that reach past the end of the address space (from a base
+  // near its top, or with wrapping products): refused, nothing copied
+  // (non_contig_test.cpp has the walk's cases).
+  Before = fake::counters();
+  auto *Top = reinterpret_cast<void *>(UINTPTR_MAX - 32);
+  __tgt_target_non_contig Rows[2] = {{0, 4, 16}, {0, 1, 4}};
+  omptarget::Status S = update({Arg{Top, Rows, 2, FROM | kMapNonContig}});
+  ASSERT_FALSE(S);
+  EXPECT_NE(S.error().message().find("reach past the end of the address space"),
+            std::string::npos)
+      << S.error().message();
+  EXPECT_EQ(fake::counters().Retrieve, Before.Retrieve);
 }
 
 // declare mapper(struct V v) map(v, v.Data[0:v.N])

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 
 #include "env.h"
 
@@ -49,6 +50,19 @@ TEST(EnvParseInt, Whitespace) {
 TEST(EnvParseInt, Garbage) {
   for (const char *Text : {"abc", "12abc", "abc12", "1.5", "1e3", "--1", "+-1", "0x10z", "one"})
     EXPECT_EQ(parseInt(Text), std::nullopt) << Text;
+}
+
+// Found by fuzz/env_parse.cpp (its corpus keeps the inputs as
+// crash-nul-in-text and crash-leading-cr): strtoll stopped at a NUL inside
+// the text and skipped white space other than blanks before it.
+TEST(EnvParseInt, OnlyTheGrammar) {
+  using namespace std::string_literals;
+  EXPECT_EQ(parseInt("5\0x"s), std::nullopt);
+  EXPECT_EQ(parseInt("-0x8000000000000000\0"s), std::nullopt);
+  EXPECT_EQ(parseInt("\0"s), std::nullopt);
+  for (const char *Text : {"\r5", "\n5", "\v5", "\f5", " \n-5", "\t\r0x10", "5\r", "5\n"})
+    EXPECT_EQ(parseInt(Text), std::nullopt) << Text;
+  EXPECT_EQ(parseInt(" \t-5\t "), -5);  // blanks around are fine
 }
 
 TEST(EnvParseInt, Overflow) {
