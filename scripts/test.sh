@@ -1,10 +1,18 @@
 #!/bin/sh
 # One command on a fresh machine: install what is missing, build, run every
-# test. First the unit tests under ThreadSanitizer and under
-# AddressSanitizer+UndefinedBehaviorSanitizer (their own build trees), then
-# the main suite through CTest (unit tests, export check, the offload programs
-# on our runtime and on both interop mixes with LLVM 14), whose summary ends
-# the output. SANITIZERS=0 skips the sanitizer builds.
+# test. First two sanitizer trees, each built with clang 14: ThreadSanitizer,
+# and AddressSanitizer+UndefinedBehaviorSanitizer (LeakSanitizer on). In
+# each, the unit tests, then the offload programs (tests/offload) on our
+# runtime (runtime=ours) with the host device in both its modes (hostmode=sync
+# and async), built with the same -fsanitize and run on that tree's sanitized
+# libomptarget.so and host plugin (lit.cfg.py: options, Archer for libomp's
+# synchronisation under TSan, the suppression files of tests/sanitizers).
+# Any report fails the run: the programs halt on it, and the report files
+# (which also catch what a test's own expected failure or stderr capture
+# would hide) must stay empty. Then the main suite through CTest (unit
+# tests, export check, the offload programs on our runtime and on both
+# interop mixes with LLVM 14), whose summary ends the output. SANITIZERS=0
+# skips the sanitizer builds.
 #
 # Between the two, fuzz/run_fuzzers.sh builds the libFuzzer targets of fuzz/
 # (clang 14, their own tree, build-fuzz) and runs each for FUZZ_SECONDS
@@ -13,11 +21,14 @@
 # report, leak or timeout fails the step, and it prints the executions per
 # target. FUZZ=0 skips it.
 #
-# The ThreadSanitizer tree is built with clang 14 and its thread-safety
-# analysis (OMPTARGET_THREAD_SAFETY_ANALYSIS: the lock annotations of
+# The ThreadSanitizer tree also runs clang's thread-safety analysis
+# (OMPTARGET_THREAD_SAFETY_ANALYSIS: the lock annotations of
 # support/thread_annotations.h, mismatches are errors), and builds every C++
-# target of the tree (omptarget_cxx), so every annotated lock is checked; the
-# others use the default compiler (g++) and build the unit tests only.
+# target of the tree (omptarget_cxx), so every annotated lock is checked.
+# Clang for the AddressSanitizer tree too: a clang-14 program built with
+# -fsanitize=address carries clang's ASan runtime, against which a
+# clang-built sanitized libomptarget.so resolves (a g++-built one would want
+# libasan's).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -25,18 +36,18 @@ build=${BUILD_DIR:-$root/build}
 if [ "${SANITIZERS:-1}" != 0 ]; then
   for san in thread address,undefined; do
     dir="$build-$(echo "$san" | tr ',' '-')"
+    extra="-DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14"
     if [ "$san" = thread ]; then
-      echo "=== clang thread-safety analysis; unit tests under -fsanitize=$san ($dir)"
-      extra="-DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DOMPTARGET_THREAD_SAFETY_ANALYSIS=ON"
-      target=omptarget_cxx
+      echo "=== clang thread-safety analysis; unit tests and offload programs under -fsanitize=$san ($dir)"
+      extra="$extra -DOMPTARGET_THREAD_SAFETY_ANALYSIS=ON"
+      targets="omptarget_cxx omptarget_offload_suite"
     else
-      echo "=== unit tests under -fsanitize=$san ($dir)"
-      extra=""
-      target=omptarget_unit_tests
+      echo "=== unit tests and offload programs under -fsanitize=$san ($dir)"
+      targets="omptarget_unit_tests omptarget_offload_suite"
     fi
     cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DOMPTARGET_SANITIZER="$san" -DOMPTARGET_BUILD_BENCH=OFF $extra >/dev/null
-    cmake --build "$dir" -j "${JOBS:-2}" --target "$target"
+    cmake --build "$dir" -j "${JOBS:-2}" --target $targets
     # Reports go to files too: tests that capture stderr would swallow them.
     rm -f "$dir"/sanitizer.log*
     if ! TSAN_OPTIONS="halt_on_error=1 log_path=$dir/sanitizer.log" \
@@ -49,6 +60,26 @@ if [ "${SANITIZERS:-1}" != 0 ]; then
     if ls "$dir"/sanitizer.log* >/dev/null 2>&1; then
       cat "$dir"/sanitizer.log*; echo "sanitizer reports under -fsanitize=$san"; exit 1
     fi
+    # The offload programs, each host mode; lit.cfg.py sets the sanitizer
+    # options and sends the reports to sanitizer-logs/ of each output tree.
+    lit=$(sed -n 's/^OMPTARGET_LIT:[A-Z]*=//p' "$dir/CMakeCache.txt")
+    for mode in sync async; do
+      out="$dir/tests/offload/ours$([ $mode = async ] && echo -async)"
+      rm -rf "$out/sanitizer-logs"
+      start=$(date +%s)
+      status=0
+      python3 "$lit" -sv -j "${JOBS:-2}" --param runtime=ours --param hostmode=$mode \
+        "$dir/tests/offload" || status=$?
+      echo "offload programs under -fsanitize=$san, hostmode=$mode: $(($(date +%s) - start)) s"
+      # A report has a SUMMARY line (ASan, LSan, TSan, UBSan with its stack
+      # trace) or an ERROR line; files holding only ASan's "failed to
+      # allocate" warnings come from tests that ask for impossible sizes.
+      reports=$(grep -l -E '^SUMMARY: |ERROR: ' "$out"/sanitizer-logs/* 2>/dev/null || true)
+      if [ -n "$reports" ]; then
+        cat $reports; echo "sanitizer reports in the offload programs under -fsanitize=$san, hostmode=$mode"; exit 1
+      fi
+      [ $status = 0 ] || { echo "offload programs failed under -fsanitize=$san, hostmode=$mode"; exit 1; }
+    done
   done
 fi
 if [ "${FUZZ:-1}" != 0 ]; then

@@ -69,9 +69,12 @@ void nvtxPush(const char *Name, const ident_t *Loc);
 void nvtxPop();
 }  // namespace detail
 
-// What is on; decided on the first call.
+// What is on; decided on the first call. The load acquires: a thread that
+// finds the state decided reads what decide() set up before its release
+// store (the recording's start time, file name), then records spans. (A
+// plain load on x86-64, as a relaxed one.)
 [[gnu::always_inline]] inline int state() {
-  int S = detail::State.load(std::memory_order_relaxed);
+  int S = detail::State.load(std::memory_order_acquire);
   return S >= 0 ? S : detail::decide();
 }
 inline bool enabled() { return state() != 0; }

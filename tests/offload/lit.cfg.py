@@ -18,6 +18,7 @@
 # In async mode the feature `host-async` is set (only when our plugin runs):
 # tests that need the asynchronous device say `REQUIRES: host-async`.
 import os
+import subprocess
 import lit.formats
 
 config.name = "omptarget-offload"
@@ -70,6 +71,10 @@ if hostmode == "async":
 base_flags = "-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -gline-tables-only -Wno-openmp-mapping"
 if config.sanitizer:
     base_flags += " -fsanitize=" + config.sanitizer
+    # Our libraries are C++: UBSan's checks of dynamic types (vptr) need the
+    # C++ part of its runtime, which clang links into C++ programs only.
+    if "undefined" in config.sanitizer.split(","):
+        base_flags += " -fsanitize-link-c++-runtime -lstdc++"
 clangxx = config.clang + "++"
 include = os.path.join(os.path.dirname(os.path.dirname(config.test_source_root)), "include")
 prefixes = "CHECK," + ("OURS" if core_is_ours else "LLVM")
@@ -99,6 +104,63 @@ for var in list(os.environ):
 # ...and ours: lit passes config.environment to every RUN line.
 if hostmode == "async":
     config.environment["OMPTARGET_HOST_ASYNC"] = "1"
+# Sanitizer builds (OMPTARGET_SANITIZER, e.g. scripts/test.sh's trees): the
+# programs are built with the same -fsanitize (base_flags above) and run on
+# the tree's sanitized libraries. Features `sanitizer` and `asan`, `ubsan`,
+# `tsan` for tests that cannot run under one (each says why). A report makes
+# the program fail (halt_on_error; LeakSanitizer's exit code) and is written
+# to sanitizer-logs/ in the test's output tree instead of stderr: tests that
+# capture stderr, or expect a failure (`not`), would hide it, so whoever runs
+# the suite checks that the directory holds no report (scripts/test.sh does).
+# The suppression files are tests/sanitizers/*.supp, each line with its
+# reason.
+if config.sanitizer:
+    sanitizers = config.sanitizer.split(",")
+    config.available_features.add("sanitizer")
+    for name, feature in (("address", "asan"), ("undefined", "ubsan"), ("thread", "tsan")):
+        if name in sanitizers:
+            config.available_features.add(feature)
+    log = os.path.join(config.test_exec_root, "sanitizer-logs", "report")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    supp = os.path.join(repo_root, "tests", "sanitizers")
+    # allocator_may_return_null: tests ask for impossible sizes (1 << 60)
+    # and expect NULL, as from the real malloc.
+    common = "log_path=%s:allocator_may_return_null=1" % log
+    config.environment["ASAN_OPTIONS"] = common + ":detect_leaks=1"
+    config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.join(supp, "lsan.supp")
+    config.environment["UBSAN_OPTIONS"] = "log_path=%s:halt_on_error=1:print_stacktrace=1" % log
+    if "thread" in sanitizers:
+        # ignore_noninstrumented_modules: libomp's own calls of intercepted
+        # functions (its pthread mutexes, malloc, memcpy) are not checked, as
+        # Archer's documentation asks.
+        config.environment["TSAN_OPTIONS"] = common + ":halt_on_error=1:ignore_noninstrumented_modules=1" + \
+            ":suppressions=" + os.path.join(supp, "tsan.supp")
+        # libomp 14 is not instrumented: Archer, LLVM's OMPT tool for
+        # ThreadSanitizer, tells TSan about libomp's barriers, tasks, locks
+        # and dependences, which would otherwise look like races. Loaded
+        # through tests/sanitizers/archer_shim.c, which works around two of
+        # Archer 14's crashes.
+        if not config.archer_shim:
+            lit_config.fatal("a ThreadSanitizer build needs tests/sanitizers' Archer shim (clang, libarcher.so)")
+        config.environment["OMP_TOOL_LIBRARIES"] = config.archer_shim
+        # Archer 14 also crashes on libomp 14's hidden helper threads, which
+        # get no thread-begin or implicit-task events (llvm-project issue
+        # 62764): without them a `nowait` region's task is an ordinary
+        # deferred task of the encountering thread's team (the asynchronous
+        # host device, hostmode=async, still runs its queues on threads of
+        # its own).
+        config.environment["LIBOMP_USE_HIDDEN_HELPER_TASK"] = "0"
+# `%uninstrumented PROGRAM`: a program not built here (LLVM 14's
+# llvm-omp-device-info) on our libraries. Under ASan it has no sanitizer
+# runtime of its own, so clang's shared one is preloaded for our sanitized
+# libraries to resolve against. (TSan's cannot be preloaded into a program
+# it did not start with: such tests say `UNSUPPORTED: tsan`.)
+preload = ""
+if config.sanitizer and "address" in config.sanitizer.split(","):
+    preload = "env LD_PRELOAD=" + os.path.join(
+        subprocess.check_output([config.clang, "-print-resource-dir"], text=True).strip(),
+        "lib", "linux", "libclang_rt.asan-x86_64.so")
+config.substitutions.append(("%uninstrumented", preload))
 # A hung test (a deadlock) fails after this many seconds instead of hanging
 # the suite (lit needs psutil for it; without psutil the tests that could
 # hang also wrap themselves in `timeout`).

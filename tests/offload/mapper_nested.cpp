@@ -65,5 +65,11 @@ int main() {
   }
   // CHECK: heap section: 21 32
   printf("heap section: %d %d\n", heap[0].vals[0], heap[1].vals[0]);
+  // Everything freed: LeakSanitizer checks the sanitizer runs at exit.
+  free(o.a.vals);
+  free(o.b.vals);
+  for (int k = 0; k < 3; k++) free(arr[k].vals);
+  for (int k = 0; k < 2; k++) free(heap[k].vals);
+  delete[] heap;
   return 0;
 }

@@ -46,6 +46,12 @@ long runThread(int T, const int *Shared) {
   std::vector<int> Own(N), Expected(N);
   for (int I = 0; I < N; ++I) Own[I] = Expected[I] = T * 1000 + I % 97;
   int *P = Own.data();
+  // The lambda of the `It % 4 == 1` regions. Clang 14 passes an implicitly
+  // firstprivate object to a deferred region by its address, read when the
+  // region starts: declared here it outlives every region (the last
+  // taskwait), where one in the `if` block would be out of scope by then
+  // (AddressSanitizer: stack-use-after-scope).
+  auto Twice = [=](int I) { P[I] = step3(P[I], I); };
   int Tok = 0;  // orders this thread's enter/exit data of the shared array
   long Bad = 0;
   for (int R = 0; R < kRounds; ++R) {
@@ -64,7 +70,6 @@ long runThread(int T, const int *Shared) {
       }
 
       if (It % 4 == 1) {
-        auto Twice = [=](int I) { P[I] = step3(P[I], I); };
 #pragma omp target enter data nowait map(to : P[0:N]) depend(inout : P[0])
 #pragma omp target teams distribute parallel for nowait depend(inout : P[0])
         for (int I = 0; I < N; ++I) Twice(I);
