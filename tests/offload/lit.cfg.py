@@ -128,7 +128,8 @@ if config.sanitizer:
     common = "log_path=%s:allocator_may_return_null=1" % log
     config.environment["ASAN_OPTIONS"] = common + ":detect_leaks=1"
     config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.join(supp, "lsan.supp")
-    config.environment["UBSAN_OPTIONS"] = "log_path=%s:halt_on_error=1:print_stacktrace=1" % log
+    config.environment["UBSAN_OPTIONS"] = "log_path=%s:halt_on_error=1:print_stacktrace=1" % log + \
+        ":suppressions=" + os.path.join(supp, "ubsan.supp")
     if "thread" in sanitizers:
         # ignore_noninstrumented_modules: libomp's own calls of intercepted
         # functions (its pthread mutexes, malloc, memcpy) are not checked, as
