@@ -158,21 +158,6 @@ OMPT_EXPORT int omp_target_memcpy_rect_async(void *Dst, const void *Src, size_t 
         Call, NumDims);
     return abi::kOffloadFail;
   }
-  // The copied box must lie inside both arrays (the copy runs later: catch
-  // what can be caught now).
-  for (int I = 0; I < NumDims; ++I) {
-    const char *Side = nullptr;
-    if (DstOffsets[I] > DstDimensions[I] || Volume[I] > DstDimensions[I] - DstOffsets[I])
-      Side = "destination";
-    else if (SrcOffsets[I] > SrcDimensions[I] || Volume[I] > SrcDimensions[I] - SrcOffsets[I])
-      Side = "source";
-    if (Side) {
-      debug::error("%s: dimension %d: volume %zu at %s offset %zu exceeds the %s dimension %zu",
-                   Call, I, Volume[I], Side, Side[0] == 'd' ? DstOffsets[I] : SrcOffsets[I], Side,
-                   Side[0] == 'd' ? DstDimensions[I] : SrcDimensions[I]);
-      return abi::kOffloadFail;
-    }
-  }
   Device *DstDev = nullptr, *SrcDev = nullptr;
   if (!resolveEnds(Call, DstDevice, SrcDevice, DstDev, SrcDev)) return abi::kOffloadFail;
   std::vector<tasks::KmpDependInfo> Deps;

@@ -99,7 +99,45 @@ void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
                  AllocationRegistry::allocatorName(Block->Kind), Allocator);
     return;
   }
-  if (!Block || !R.allocations().remove(Ptr, Key)) {
+  if (!Block) {
+    // An interior pointer: say which block it is in, and where that starts.
+    if (auto Around = R.allocations().containing(Ptr); Around && Around->DeviceId == Key) {
+      debug::error("%s: pointer " OMPT_PTR_FMT " is %td bytes into a block of %" PRId64
+                   " bytes at " OMPT_PTR_FMT " from %s on %s; pass the block's start to free "
+                   "it; ignored",
+                   Call, OMPT_PTR(Ptr),
+                   static_cast<const char *>(Ptr) - static_cast<const char *>(Around->Begin),
+                   Around->Size, OMPT_PTR(Around->Begin),
+                   AllocationRegistry::allocatorName(Around->Kind), Target.c_str());
+      return;
+    }
+    debug::error("%s: pointer " OMPT_PTR_FMT
+                 " was not allocated by %s on %s (or was already "
+                 "freed); ignored",
+                 Call, OMPT_PTR(Ptr), Allocator, Target.c_str());
+    return;
+  }
+  // A block that an association still names stays allocated: freed, the
+  // association would name freed memory, which the next construct that maps
+  // its host range would use (LLVM 14 frees it).
+  if (!isInitialDevice(DeviceNum)) {
+    MappingTable &T = R.devices().get(DeviceNum)->mappings();
+    if (T.hasAssociations()) {
+      auto Begin = reinterpret_cast<uintptr_t>(Ptr);
+      ScopedLock Lock(T.Mutex);
+      if (const MapEntry *E =
+              T.associationOverlapping(Begin, Begin + static_cast<uintptr_t>(Block->Size))) {
+        debug::error("%s: pointer " OMPT_PTR_FMT
+                     " on %s is associated with host memory " OMPT_PTR_FMT
+                     " (%" PRId64 " bytes) by omp_target_associate_ptr; call "
+                     "omp_target_disassociate_ptr(" OMPT_PTR_FMT ", %d) first; not freed",
+                     Call, OMPT_PTR(Ptr), Target.c_str(), E->HstBegin, E->size(), E->HstBegin,
+                     DeviceNum);
+        return;
+      }
+    }
+  }
+  if (!R.allocations().remove(Ptr, Key)) {
     debug::error("%s: pointer " OMPT_PTR_FMT
                  " was not allocated by %s on %s (or was already "
                  "freed); ignored",
@@ -231,7 +269,7 @@ OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *Device
     return abi::kOffloadFail;
   }
   MapEntry &E = T.insert(Begin, Begin, Begin + Size, Tgt, false, nullptr, /*Infinite=*/true);
-  E.Associated = true;
+  T.markAssociated(E);
   return abi::kOffloadSuccess;
 }
 

@@ -46,6 +46,22 @@ MapArgs makeArgs(int32_t Num, void **Bases, void **Begins, int64_t *Sizes, int64
   return A;
 }
 
+// A construct's map arguments as clang 14 passes them: a count of 0 or more,
+// and, when it is positive, the four arrays every entry is read from (a
+// construct without maps passes 0 and null arrays). Anything else is a
+// corrupt call (a program calling the ABI by hand): the construct fails
+// before an array is read (LLVM 14 reads them and segfaults).
+Status checkMapArgs(const char *Call, const MapArgs &A) {
+  if (A.Num == 0 || (A.Num > 0 && A.Bases && A.Begins && A.Sizes && A.Types))
+    return Status::success();
+  return makeError("%s: invalid map arguments (%d entries; bases " OMPT_PTR_FMT
+                   ", begins " OMPT_PTR_FMT ", sizes " OMPT_PTR_FMT ", types " OMPT_PTR_FMT
+                   "): the count must not be negative, and the arrays must be non-null when it "
+                   "is positive; nothing was mapped",
+                   Call, A.Num, OMPT_PTR(A.Bases), OMPT_PTR(A.Begins), OMPT_PTR(A.Sizes),
+                   OMPT_PTR(A.Types));
+}
+
 int64_t resolveDevice(int64_t DeviceId) {
   return DeviceId == abi::kDeviceDefault ? defaultDevice() : DeviceId;
 }
@@ -68,6 +84,10 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
   Span.setDevice(DeviceId);
   // The initial device is the host itself: its data environment is the host's.
   if (isInitialDevice(DeviceId)) return;
+  if (Status S = checkMapArgs(Call, A); !S) [[unlikely]] {
+    handleOutcome(Loc, S, Call);
+    return;
+  }
   auto D = R.readyDevice(DeviceId, Call);
   if (!D) {
     handleOutcome(Loc, D.error(), Call);
@@ -121,6 +141,10 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   // device(omp_get_initial_device()): the compiler's host version runs it.
   if (isInitialDevice(DeviceId)) return abi::kOffloadFail;
   uint64_t TripCount = Runtime::popTripCount(DeviceId);
+  if (Status S = checkMapArgs(Call, A); !S) [[unlikely]] {
+    handleOutcome(Loc, S, Call);
+    return abi::kOffloadFail;
+  }
   auto D = R.readyDevice(DeviceId, Call);
   if (!D) {
     // At exit the device may fail to start (the CUDA driver is already
@@ -266,11 +290,23 @@ OMPT_EXPORT void __kmpc_push_target_tripcount(int64_t DeviceId, uint64_t TripCou
   Runtime::pushTripCount(resolveDevice(DeviceId), TripCount);
 }
 
+// The handle is the one the runtime passed to the mapper function; a null
+// one (a program calling these by hand) is reported, not dereferenced.
 OMPT_EXPORT int64_t __tgt_mapper_num_components(void *Handle) {
+  if (!Handle) [[unlikely]] {
+    debug::error("__tgt_mapper_num_components: null mapper handle; returning 0");
+    return 0;
+  }
   return static_cast<int64_t>(static_cast<MapperComponents *>(Handle)->Items.size());
 }
 OMPT_EXPORT void __tgt_push_mapper_component(void *Handle, void *Base, void *Begin, int64_t Size,
                                              int64_t Type, void *Name) {
+  if (!Handle) [[unlikely]] {
+    debug::error("__tgt_push_mapper_component: null mapper handle; component (base " OMPT_PTR_FMT
+                 ", begin " OMPT_PTR_FMT ", %" PRId64 " bytes) ignored",
+                 OMPT_PTR(Base), OMPT_PTR(Begin), Size);
+    return;
+  }
   static_cast<MapperComponents *>(Handle)->Items.push_back({Base, Begin, Size, Type, Name});
 }
 

@@ -231,8 +231,9 @@ Expected<void *> ImageRegistry::lookupKernel(void *HostPtr, const Device &D) {
   ScopedLock Lock(Mutex_);
   auto It = Kernels_.find(HostPtr);
   if (It == Kernels_.end())
-    return makeError("host region %p has no registered kernel (was its binary unregistered?)",
-                     HostPtr);
+    return makeError("host region " OMPT_PTR_FMT
+                     " has no registered kernel (was its binary unregistered?)",
+                     OMPT_PTR(HostPtr));
   const Binary &Bin = *It->second.Bin;
   const auto Id = static_cast<size_t>(D.id());
   if (Id >= Bin.TableFor.size() || !Bin.TableFor[Id])

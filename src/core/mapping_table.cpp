@@ -96,13 +96,32 @@ void MappingTable::erase(MapEntry &Entry) {
 void MappingTable::unlink(MapEntry &Entry) {
   ByBegin_.erase(Entry.HstBegin);
   ByRange_.erase(Entry.HstBegin);
+  if (Entry.Associated) Associations_.fetch_sub(1, std::memory_order_release);
 }
 
 bool MappingTable::relink(MapEntry &Entry) {
   if (lookup(Entry.HstBegin, Entry.size()).found()) return false;
   if (!ByRange_.insert(Entry.HstBegin, &Entry)) return false;
   ByBegin_.insert(Entry.HstBegin, &Entry);
+  if (Entry.Associated) Associations_.fetch_add(1, std::memory_order_release);
   return true;
+}
+
+void MappingTable::markAssociated(MapEntry &Entry) {
+  if (Entry.Associated) return;
+  Entry.Associated = true;
+  Associations_.fetch_add(1, std::memory_order_release);
+}
+
+const MapEntry *MappingTable::associationOverlapping(uintptr_t TgtBegin, uintptr_t TgtEnd) const {
+  const MapEntry *Found = nullptr;
+  if (!hasAssociations()) return nullptr;
+  ByRange_.forEach([&](uintptr_t, const MapEntry *Entry) {
+    if (!Found && Entry->Associated && Entry->TgtBegin < TgtEnd &&
+        TgtBegin < Entry->TgtBegin + static_cast<uintptr_t>(Entry->size()))
+      Found = Entry;
+  });
+  return Found;
 }
 
 void MappingTable::forEach(const std::function<void(const MapEntry &)> &Visit) const {

@@ -152,6 +152,15 @@ class MappingTable {
   // Removes the entries that begin in [Begin, End); returns how many.
   size_t eraseRange(uintptr_t Begin, uintptr_t End) REQUIRES(Mutex);
 
+  // Associations (omp_target_associate_ptr's entries) are counted, so that
+  // omp_target_free looks for one that names its block only when there is
+  // any. markAssociated flags a new entry as one.
+  void markAssociated(MapEntry &Entry) REQUIRES(Mutex);
+  bool hasAssociations() const { return Associations_.load(std::memory_order_acquire) > 0; }
+  // An association whose device range overlaps [TgtBegin, TgtEnd), or null.
+  const MapEntry *associationOverlapping(uintptr_t TgtBegin, uintptr_t TgtEnd) const
+      REQUIRES(Mutex);
+
   // Shadow pointers (take ShadowMutex_ internally).
   // Returns true if the entry was created or its device value changed.
   bool setShadow(void **HstPtrAddr, const ShadowPointer &Shadow);
@@ -181,6 +190,8 @@ class MappingTable {
   std::map<uintptr_t, ShadowPointer> Shadows_ GUARDED_BY(ShadowMutex_);
   // Shadows_.size(), an atomic written under ShadowMutex_ and read without it.
   std::atomic<size_t> ShadowCount_{0};
+  // The linked entries flagged Associated; written under Mutex, read without it.
+  std::atomic<size_t> Associations_{0};
 };
 
 }  // namespace omptarget::core

@@ -1,6 +1,7 @@
 #include "memcpy_engine.h"
 
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "async_info.h"
@@ -110,16 +111,78 @@ Status copyRect(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, size
   return Status::success();
 }
 
+namespace {
+// One past the last byte of the box copied from or into an array of Dims
+// (ElementSize-byte elements) at Offsets, counted from the array's start;
+// nullopt when it does not fit in size_t. The box is non-empty and inside
+// the array (checked first).
+std::optional<size_t> boxEnd(size_t ElementSize, int NumDims, const size_t *Volume,
+                             const size_t *Offsets, const size_t *Dims) {
+  size_t End = ElementSize, Stride = ElementSize;
+  for (int I = NumDims - 1; I >= 0; --I) {
+    size_t Last = 0;
+    if (__builtin_mul_overflow(Offsets[I] + Volume[I] - 1, Stride, &Last) ||
+        __builtin_add_overflow(End, Last, &End) ||
+        (I > 0 && __builtin_mul_overflow(Stride, Dims[I], &Stride)))
+      return std::nullopt;
+  }
+  return End;
+}
+}  // namespace
+
 bool validRectArguments(const char *Call, const void *Dst, const void *Src, size_t ElementSize,
                         int NumDims, const size_t *Volume, const size_t *DstOffsets,
                         const size_t *SrcOffsets, const size_t *DstDims, const size_t *SrcDims) {
-  if (Dst && Src && ElementSize != 0 && NumDims >= 1 && Volume && DstOffsets && SrcOffsets &&
-      DstDims && SrcDims)
-    return true;
-  debug::error("%s: invalid arguments (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT
-               ", element size %zu, %d dims); pointers and arrays must be non-null, sizes positive",
-               Call, OMPT_PTR(Dst), OMPT_PTR(Src), ElementSize, NumDims);
-  return false;
+  if (!Dst || !Src || ElementSize == 0 || NumDims < 1 || !Volume || !DstOffsets || !SrcOffsets ||
+      !DstDims || !SrcDims) {
+    debug::error("%s: invalid arguments (dst " OMPT_PTR_FMT ", src " OMPT_PTR_FMT
+                 ", element size %zu, %d dims); pointers and arrays must be non-null, sizes "
+                 "positive",
+                 Call, OMPT_PTR(Dst), OMPT_PTR(Src), ElementSize, NumDims);
+    return false;
+  }
+  // The copied box must lie inside both arrays (the asynchronous copy runs
+  // later: catch what can be caught now).
+  bool Empty = false;
+  for (int I = 0; I < NumDims; ++I) {
+    const char *Side = nullptr;
+    if (DstOffsets[I] > DstDims[I] || Volume[I] > DstDims[I] - DstOffsets[I])
+      Side = "destination";
+    else if (SrcOffsets[I] > SrcDims[I] || Volume[I] > SrcDims[I] - SrcOffsets[I])
+      Side = "source";
+    if (Side) {
+      debug::error("%s: dimension %d: volume %zu at %s offset %zu exceeds the %s dimension %zu",
+                   Call, I, Volume[I], Side, Side[0] == 'd' ? DstOffsets[I] : SrcOffsets[I], Side,
+                   Side[0] == 'd' ? DstDims[I] : SrcDims[I]);
+      return false;
+    }
+    Empty |= Volume[I] == 0;
+  }
+  if (Empty) return true;
+  // ...and the bytes it touches inside the block from omp_target_alloc (or
+  // llvm_omp_target_alloc_*) that holds the array's start, as for
+  // omp_target_memcpy: the dimensions are the caller's word, the block's
+  // size is the runtime's (LLVM 14 copies past the block).
+  struct Side {
+    const char *Which;
+    const void *Base;
+    const size_t *Offsets, *Dims;
+  };
+  for (const Side &S : {Side{"destination", Dst, DstOffsets, DstDims},
+                        Side{"source", Src, SrcOffsets, SrcDims}}) {
+    std::optional<size_t> End = boxEnd(ElementSize, NumDims, Volume, S.Offsets, S.Dims);
+    if (!End || !rangeFits(S.Base, 0, *End)) {
+      debug::error("%s: %s: the copied box does not fit in the address space (a negative value "
+                   "passed as a size?); nothing was copied",
+                   Call, S.Which);
+      return false;
+    }
+    if (auto Why = Runtime::get().allocations().overrun(S.Base, 0, *End)) {
+      debug::error("%s: %s: the copied box: %s; nothing was copied", Call, S.Which, Why->c_str());
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace omptarget::core::memcpy_engine

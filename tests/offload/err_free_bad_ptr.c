@@ -35,7 +35,7 @@ int main(void) {
   printf("double free survived\n");
   // Interior pointer of a live allocation.
   char *d0 = omp_target_alloc(64, 0);
-  // CHECK: Libomptarget error: omp_target_free: pointer 0x{{[0-9a-f]+}} was not allocated by omp_target_alloc on device 0
+  // CHECK: Libomptarget error: omp_target_free: pointer 0x{{[0-9a-f]+}} is 8 bytes into a block of 64 bytes at 0x{{[0-9a-f]+}} from omp_target_alloc on device 0; pass the block's start to free it; ignored
   omp_target_free(d0 + 8, 0);
   omp_target_free(d0, 0);
   // CHECK: interior pointer survived

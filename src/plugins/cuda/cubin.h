@@ -23,4 +23,12 @@ struct CubinInfo {
 // Safe on any input.
 std::optional<CubinInfo> readCubin(std::span<const std::byte> Image);
 
+// Whether a cubin for sm_<Sm> runs on a device of compute capability
+// Major.Minor: same major version, and the device's minor at least the
+// image's (machine code does not run across major versions: an sm_80 or
+// sm_86 cubin does not run on sm_90).
+inline bool smCompatible(uint32_t Sm, uint32_t Major, uint32_t Minor) {
+  return Sm / 10 == Major && Sm % 10 <= Minor;
+}
+
 }  // namespace omptarget::cuda

@@ -12,12 +12,6 @@ namespace omptarget::cuda {
 namespace {
 constexpr const char *kComponent = "TARGET cuda RTL";
 constexpr const char *kEnvironmentGlobal = "omptarget_device_environment";
-
-// Whether a cubin for sm_<Sm> runs on a device of compute capability
-// Major.Minor: same major version, and the device's minor at least the image's.
-bool smCompatible(uint32_t Sm, uint32_t Major, uint32_t Minor) {
-  return Sm / 10 == Major && Sm % 10 <= Minor;
-}
 }  // namespace
 
 Expected<std::unique_ptr<CudaImage>> CudaImage::load(const __tgt_device_image &Image,

@@ -59,8 +59,42 @@ class CudaPlugin final : public plugin::GenericPlugin {
 
   bool driverShutDownImpl() const override { return driverShutDown(); }
 
+  // A cubin whose machine code no GPU of this machine runs (sm_80 or sm_86
+  // on an H200, sm_90 on an A100) is refused with one warning naming the
+  // image's SM and the devices': no plugin then takes the image, so its
+  // regions run on the host (under OMP_TARGET_OFFLOAD=mandatory the core
+  // stops at the first one), as LLVM's later plugins do. Accepting it would
+  // number the GPUs and fail every region in load_binary, which the default
+  // policy makes fatal once a device exists. Without a driver or a GPU, or
+  // when a device's compute capability cannot be read, the cubin is taken
+  // (the core then says the plugin found no device; load_binary checks the
+  // SM of each device it loads on).
   bool isValidBinaryImpl(std::span<const std::byte> Image) override {
-    return readCubin(Image).has_value();
+    std::optional<CubinInfo> Info = readCubin(Image);
+    if (!Info) return false;
+    if (Info->Sm == 0 || numberOfDevices() == 0) return true;
+    const Driver &D = driver();
+    std::string Devices;
+    for (int32_t Id = 0; Id < numberOfDevices(); ++Id) {
+      CUdevice Dev = 0;
+      int Major = 0, Minor = 0;
+      if (D.cuDeviceGet(&Dev, Id) != CUDA_SUCCESS ||
+          D.cuDeviceGetAttribute(&Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Dev) !=
+              CUDA_SUCCESS ||
+          D.cuDeviceGetAttribute(&Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Dev) !=
+              CUDA_SUCCESS)
+        return true;
+      if (smCompatible(Info->Sm, static_cast<uint32_t>(Major), static_cast<uint32_t>(Minor)))
+        return true;
+      Devices += formatString("%sdevice %d: sm_%d%d", Id ? ", " : "", Id, Major, Minor);
+    }
+    debug::warning(
+        "the device image was built for sm_%u, which no CUDA device of this machine runs "
+        "(%s); the CUDA plugin does not take it: its target regions run on the host (fatal "
+        "under OMP_TARGET_OFFLOAD=mandatory); rebuild for the devices' architecture (see "
+        "docs/usage.md, \"Building for NVIDIA GPUs\")",
+        Info->Sm, Devices.c_str());
+    return false;
   }
 
   // The GPU's UUID as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-
