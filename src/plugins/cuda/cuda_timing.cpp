@@ -84,20 +84,21 @@ Expected<uint64_t> CudaTiming::timeOf(CUevent E) {
   return static_cast<uint64_t>(std::max(Ns, 0.0));
 }
 
+Status CudaTiming::resolveLocked(CUevent B, CUevent E, uint64_t *BeginNs, uint64_t *EndNs) {
+  Expected<uint64_t> At = timeOf(B);
+  if (!At) return At.takeError();
+  float Ms = 0;
+  if (Status S = check(driver().cuEventElapsedTime(&Ms, B, E), "cuEventElapsedTime"); !S) return S;
+  *BeginNs = *At;
+  *EndNs = *At + static_cast<uint64_t>(std::llround(std::max(Ms, 0.0f) * 1e6));
+  return {};
+}
+
 Status CudaTiming::resolve(void *Begin, void *End, uint64_t *BeginNs, uint64_t *EndNs) {
   auto B = static_cast<CUevent>(Begin), E = static_cast<CUevent>(End);
   ScopedLock Lock(Mutex_);
-  Status Result = [&]() -> Status {
-    if (!BeginNs || !EndNs || !B || !E) return {};
-    Expected<uint64_t> At = timeOf(B);
-    if (!At) return At.takeError();
-    float Ms = 0;
-    if (Status S = check(driver().cuEventElapsedTime(&Ms, B, E), "cuEventElapsedTime"); !S)
-      return S;
-    *BeginNs = *At;
-    *EndNs = *At + static_cast<uint64_t>(std::llround(std::max(Ms, 0.0f) * 1e6));
-    return {};
-  }();
+  Status Result;
+  if (BeginNs && EndNs && B && E) Result = resolveLocked(B, E, BeginNs, EndNs);
   giveBack(B);
   giveBack(E);
   return Result;

@@ -61,6 +61,7 @@ class CudaTiming {
   // the previous one.
   Expected<uint64_t> timeOf(CUevent E) REQUIRES(Mutex_);
   void giveBack(CUevent E) REQUIRES(Mutex_);
+  Status resolveLocked(CUevent B, CUevent E, uint64_t *BeginNs, uint64_t *EndNs) REQUIRES(Mutex_);
 
   FutexMutex Mutex_;
   std::vector<CUevent> Free_ GUARDED_BY(Mutex_);
