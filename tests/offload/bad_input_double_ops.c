@@ -20,21 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs/mapped_entries.h"
 #include "omptarget/omp_target_ext.h"
 
-static void takeMapped(void *Ctx, const char *Key, const char *Value) {
-  if (!strcmp(Key, "mapped_entries")) *(long *)Ctx = atol(Value);
-}
-static long mapped(void) {
-  long N = -1;
-  omptarget_get_device_properties(0, takeMapped, &N);
-  return N;
-}
 
 int main(void) {
   setbuf(stdout, NULL);
   const int Dev = 0, Host = omp_get_initial_device();
-  long Before = mapped();
+  long Before = mappedEntries(0);
   // CHECK: mapped entries at start: [[#]]
   printf("mapped entries at start: %ld\n", Before);
 
@@ -95,7 +88,7 @@ int main(void) {
   printf("associate: %d\n", omp_target_associate_ptr(X, Dx, sizeof X, 0, Dev));
   printf("disassociate: %d\n", omp_target_disassociate_ptr(X, Dev));
   printf("disassociate again: %d\n", omp_target_disassociate_ptr(X, Dev));
-  printf("mapped entries after: %+ld\n", mapped() - Before);
+  printf("mapped entries after: %+ld\n", mappedEntries(0) - Before);
 
   // == omp_target_free of a block still associated: refused, the
   // association keeps working; freed once disassociated.
@@ -137,7 +130,7 @@ int main(void) {
 #pragma omp target exit data map(from : Y) device(Dev)
   printf("mapped data after the frees: Y[7] %d, present %d\n", Y[7], omp_target_is_present(Y, Dev));
 
-  printf("mapped entries at the end: %+ld\n", mapped() - Before);
+  printf("mapped entries at the end: %+ld\n", mappedEntries(0) - Before);
   free(Buf);
   return 0;
 }

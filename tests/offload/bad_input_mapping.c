@@ -26,16 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs/mapped_entries.h"
 #include "omptarget/omp_target_ext.h"
 
-static void takeMapped(void *Ctx, const char *Key, const char *Value) {
-  if (!strcmp(Key, "mapped_entries")) *(long *)Ctx = atol(Value);
-}
-static long mapped(void) {
-  long N = -1;
-  omptarget_get_device_properties(0, takeMapped, &N);
-  return N;
-}
 
 static int A[16];
 
@@ -101,7 +94,7 @@ int main(int argc, char **argv) {
   if (argc > 1) return fatal(argv[1]);
   const int Dev = 0;
   for (int I = 0; I < 16; ++I) A[I] = I;
-  long Before = mapped();
+  long Before = mappedEntries(0);
   // MAIN: mapped entries at start: [[#]]
   printf("mapped entries at start: %ld\n", Before);
 
@@ -117,7 +110,7 @@ int main(int argc, char **argv) {
   printf("disassociate interior of mapped: %d\n", omp_target_disassociate_ptr(A + 4, Dev));
   printf("still present: %d\n", omp_target_is_present(A, Dev));
 #pragma omp target exit data map(release : A)
-  printf("family disassociate: %+ld entries\n", mapped() - Before);
+  printf("family disassociate: %+ld entries\n", mappedEntries(0) - Before);
 
   // == Mismatched enter/exit counts.
   // MAIN-NEXT: extra exits: present 0, +0 entries
@@ -133,7 +126,7 @@ int main(int argc, char **argv) {
 #pragma omp target exit data map(release : A)
 #pragma omp target exit data map(from : A)
   printf("extra exits: present %d, %+ld entries\n", omp_target_is_present(A, Dev),
-         mapped() - Before);
+         mappedEntries(0) - Before);
   // `delete` of data never mapped: a no-op.
 #pragma omp target exit data map(delete : A)
   printf("delete unmapped: present %d\n", omp_target_is_present(A, Dev));
@@ -148,7 +141,7 @@ int main(int argc, char **argv) {
     printf("delete in target data: present %d\n", omp_target_is_present(A, Dev));
   }
   printf("after target data: present %d, A[1] %d, %+ld entries\n", omp_target_is_present(A, Dev),
-         A[1], mapped() - Before);
+         A[1], mappedEntries(0) - Before);
   // `delete` while an ompx_hold region holds the data: the dynamic count
   // goes, the hold keeps the entry until the region ends, which copies back.
 #pragma omp target data map(ompx_hold, tofrom : A)
@@ -160,8 +153,8 @@ int main(int argc, char **argv) {
     printf("delete under hold: present %d\n", omp_target_is_present(A, Dev));
   }
   printf("after hold region: present %d, A[2] %d, %+ld entries\n", omp_target_is_present(A, Dev),
-         A[2], mapped() - Before);
-  printf("family counts: %+ld entries\n", mapped() - Before);
+         A[2], mappedEntries(0) - Before);
+  printf("family counts: %+ld entries\n", mappedEntries(0) - Before);
 
   // == Overlapping ranges that are legal: a section inside a mapped array
   // shares its entry (one more reference); an exit of a section that only
@@ -173,14 +166,14 @@ int main(int argc, char **argv) {
   // MAIN-NOT: Libomptarget
 #pragma omp target enter data map(to : A[0:8])
 #pragma omp target enter data map(to : A[2:2])
-  printf("section inside: %+ld entries\n", mapped() - Before);
+  printf("section inside: %+ld entries\n", mappedEntries(0) - Before);
 #pragma omp target exit data map(release : A[4:8])
   printf("partial exit: present %d %d\n", omp_target_is_present(A, Dev),
          omp_target_is_present(A + 8, Dev));
 #pragma omp target exit data map(release : A[2:2])
 #pragma omp target exit data map(release : A[0:8])
   printf("family overlap: present %d, %+ld entries\n", omp_target_is_present(A, Dev),
-         mapped() - Before);
+         mappedEntries(0) - Before);
   printf("A: %d %d %d %d\n", A[0], A[1], A[2], A[3]);
   return 0;
 }

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs/mapped_entries.h"
 #include "omptarget/omp_target_ext.h"
 
 // LLVM 14's compiler-facing ABI (include/omptarget/abi.h, api_target.cpp).
@@ -53,14 +54,6 @@ int64_t __tgt_mapper_num_components(void *Handle);
 void __tgt_push_mapper_component(void *Handle, void *Base, void *Begin, int64_t Size,
                                  int64_t Type, void *Name);
 
-static void takeMapped(void *Ctx, const char *Key, const char *Value) {
-  if (!strcmp(Key, "mapped_entries")) *(long *)Ctx = atol(Value);
-}
-static long mapped(void) {
-  long N = -1;
-  omptarget_get_device_properties(0, takeMapped, &N);
-  return N;
-}
 
 // The runs with an argument: one malformed construct each (fatal).
 static int malformed(const char *What) {
@@ -107,7 +100,7 @@ int main(int argc, char **argv) {
   char *Heap = malloc(64);
   char In[64], Out[64];
   for (int I = 0; I < 64; ++I) In[I] = (char)(I + 1);
-  long Before = mapped();
+  long Before = mappedEntries(0);
   // MAIN: mapped entries at start: [[#]]
   // MAIN-NEXT: setup 0
   printf("mapped entries at start: %ld\n", Before);
@@ -258,7 +251,7 @@ int main(int argc, char **argv) {
          omp_target_associate_ptr(Stack, Block + 8, 64, 0, Dev));
   printf("associate misaligned host, interior device: %d\n",
          omp_target_associate_ptr(Stack + 1, Block + 8, 16, 0, Dev));
-  printf("mapped entries with the association: %ld\n", mapped() - Before);
+  printf("mapped entries with the association: %ld\n", mappedEntries(0) - Before);
   printf("is_present interior of it: %d\n", omp_target_is_present(Stack + 9, Dev));
   printf("mapped_ptr interior of it: +%td\n", (char *)omp_get_mapped_ptr(Stack + 9, Dev) - Block);
   printf("disassociate null: %d\n", omp_target_disassociate_ptr(NULL, Dev));
@@ -326,7 +319,7 @@ int main(int argc, char **argv) {
   int Rc = omp_target_memcpy(Out, Block, 64, 0, 0, Host, Dev);
   printf("block intact: rc %d, same %d\n", Rc, memcmp(In, Out, 64) == 0);
   omp_target_free(Block, Dev);
-  printf("mapped entries at the end: %+ld\n", mapped() - Before);
+  printf("mapped entries at the end: %+ld\n", mappedEntries(0) - Before);
   free(Heap);
   return 0;
 }
