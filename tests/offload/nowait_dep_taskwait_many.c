@@ -29,10 +29,6 @@
 // team) on a runner or queue worker thread of its own, outside every parallel
 // region.
 // UNSUPPORTED: !omptarget-plugin
-// UNSUPPORTED: tsan
-// (ThreadSanitizer reports races on libomp 14's task descriptors, which
-// libomp recycles through its own free lists: Archer 14 does not show that
-// reuse to TSan. The AddressSanitizer+UBSan run covers the test.)
 // RUN: %clang-offload -O1 %s -o %t
 // RUN: %run timeout 60 %t 2>&1 | %fcheck
 // RUN: %run env OMPTARGET_HOST_ASYNC_DELAY_US=20 timeout 60 %t 2>&1 | %fcheck
