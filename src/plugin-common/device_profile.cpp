@@ -14,9 +14,10 @@ uint64_t steadyNowNs() {
                                    .count());
 }
 
-uint64_t currentThreadId() {
-  thread_local const uint64_t Id = static_cast<uint64_t>(::syscall(SYS_gettid));
-  return Id;
-}
+// A system call each time, on the profiled path only: no thread_local here,
+// because the plugin is dlopen'ed and its thread-locals live in dynamic TLS,
+// which LLVM 14's LeakSanitizer cannot walk on this glibc (its tracer
+// crashed at exit in every profiled program whose other threads offload).
+uint64_t currentThreadId() { return static_cast<uint64_t>(::syscall(SYS_gettid)); }
 
 }  // namespace omptarget::plugin
