@@ -24,7 +24,9 @@ namespace {
 [[gnu::cold, gnu::noinline]] bool reportNoDevice(ident_t *Loc, const char *Call) {
   handleOutcome(Loc,
                 makeError("%s: OMP_TARGET_OFFLOAD=mandatory but no offload device is available (no "
-                          "plugin found a device; LIBOMPTARGET_DEBUG=1 shows the plugins tried)",
+                          "plugin found a device, or none accepts this program's device images: "
+                          "a warning above says which; LIBOMPTARGET_DEBUG=1 shows the plugins "
+                          "tried)",
                           Call),
                 Call);
   return true;

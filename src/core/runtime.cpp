@@ -79,8 +79,9 @@ std::string invalidDeviceMessage(const char *Call, int64_t Id, HostDevice Host) 
   if (N == 0)
     return formatString("%s: invalid device number %" PRId64 " (there are 0 devices: %s%s)", Call,
                         Id,
-                        R.offloadDisabled() ? "OMP_TARGET_OFFLOAD=disabled"
-                                            : "no plugin found a device",
+                        R.offloadDisabled()
+                            ? "OMP_TARGET_OFFLOAD=disabled"
+                            : "no plugin found a device or accepts this program's device images",
                         HostOk ? "; use omp_get_initial_device() for the host" : "");
   return formatString("%s: invalid device number %" PRId64
                       " (there are %d devices; valid numbers "
