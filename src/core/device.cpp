@@ -37,13 +37,7 @@ std::string Device::profileLabel() {
   }
   std::string Label = "device " + std::to_string(Id_) + ": ";
   Label += Name.empty() ? "device " + std::to_string(PluginDeviceId_) : Name;
-  // The plugin's short name: "cuda" for ".../libomptarget.rtl.cuda.so".
-  std::string_view Plugin = Plugin_.name();
-  if (size_t Slash = Plugin.rfind('/'); Slash != std::string_view::npos)
-    Plugin.remove_prefix(Slash + 1);
-  if (Plugin.starts_with("libomptarget.rtl.")) Plugin.remove_prefix(17);
-  if (Plugin.ends_with(".so")) Plugin.remove_suffix(3);
-  return Label + " (" + std::string(Plugin) + ")";
+  return Label + " (" + Plugin_.targetName() + ")";
 }
 
 Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "debug.h"
+#include "device_properties.h"
 #include "env.h"
 #include "futex_mutex.h"
 #include "info.h"
@@ -286,22 +287,10 @@ const char *routeOf(int32_t Route) {
   return "?";
 }
 
-// "512 B", "4 KiB", "1.5 MiB": a copy's or an allocation's size in its name.
+// "512 B", "4.0 KiB", "1.5 MiB": a copy's or an allocation's size in its name.
 std::string sizeText(int64_t Bytes) {
-  static const char *const Units[] = {"KiB", "MiB", "GiB", "TiB"};
-  if (Bytes < 1024) return std::to_string(Bytes) + " B";
-  double V = static_cast<double>(Bytes);
-  int U = -1;
-  while (V >= 1024 && U < 3) {
-    V /= 1024;
-    ++U;
-  }
-  char Buf[48];
-  if (V == static_cast<double>(static_cast<int64_t>(V)))
-    std::snprintf(Buf, sizeof Buf, "%lld %s", static_cast<long long>(V), Units[U]);
-  else
-    std::snprintf(Buf, sizeof Buf, "%.1f %s", V, Units[U]);
-  return Buf;
+  std::string Binary = props::binarySize(static_cast<uint64_t>(std::max<int64_t>(Bytes, 0)));
+  return Binary.empty() ? std::to_string(Bytes) + " B" : Binary;
 }
 
 std::string deviceSpanName(const DeviceSpan &D) {

@@ -309,8 +309,12 @@ class GenericDevice : private HostPinner {
   template <typename IssueFn, typename DescribeFn>
   Status issueTimed(void *Q, IssueFn &Issue, DescribeFn &Describe);
   // Q's kept operations (every queue's when null) after its synchronize:
-  // emitted when Ok, else their marks are only released.
+  // each finished as finishTimed does.
   void resolveTimed(void *Q, bool Ok);
+  // One timed operation whose queue is done: its marks resolved and the
+  // operation emitted when Ok (and the device reached both marks), else
+  // its marks only released.
+  void finishTimed(TimedOp &T, bool Ok);
   // An allocation (Bytes) or the release of Freed done by Run on the
   // calling thread, timed by the host clock around it.
   template <typename RunFn>

@@ -75,39 +75,36 @@ Status GenericDevice::issueTimed(void *Q, IssueFn &Issue, DescribeFn &Describe) 
   Status S = Issue(Q);
   Expected<void *> End = markImpl(Q, &T->EndNs);
   if (End) T->EndMark = *End;
-  T->Op = Describe();
-  T->Op.IssueNs = IssueNs;
-  T->Op.IssueThread = currentThreadId();
-  T->Op.QueueKind = Q == SharedQueue_ ? __tgt_queue_inline : __tgt_queue_pooled;
-  T->Op.Queue = reinterpret_cast<uintptr_t>(Q);
-  if (!S || !End) {
-    (void)resolveMarksImpl(T->BeginMark, End ? T->EndMark : nullptr, nullptr, nullptr);
-    return S;
+  const bool Timed = S && End;
+  if (Timed) {
+    T->Op = Describe();
+    T->Op.IssueNs = IssueNs;
+    T->Op.IssueThread = currentThreadId();
+    T->Op.QueueKind = Q == SharedQueue_ ? __tgt_queue_inline : __tgt_queue_pooled;
+    T->Op.Queue = reinterpret_cast<uintptr_t>(Q);
+    if (Q != SharedQueue_) {
+      Profile_.keep(Q, std::move(T));
+      return S;
+    }
   }
-  if (Q != SharedQueue_) {
-    Profile_.keep(Q, std::move(T));
-    return S;
-  }
-  if (resolveMarksImpl(T->BeginMark, T->EndMark, &T->BeginNs, &T->EndNs)) {
-    T->Op.Begin = T->BeginNs;
-    T->Op.End = std::max(T->EndNs, T->BeginNs);
-    Profile_.emit(T->Op);
-  }
+  finishTimed(*T, Timed);
   return S;
 }
 
-void GenericDevice::resolveTimed(void *Q, bool Ok) {
-  for (std::unique_ptr<TimedOp> &T : Profile_.take(Q)) {
-    if (!Ok) {
-      (void)resolveMarksImpl(T->BeginMark, T->EndMark, nullptr, nullptr);
-      continue;
-    }
-    Status S = resolveMarksImpl(T->BeginMark, T->EndMark, &T->BeginNs, &T->EndNs);
-    if (!S || T->BeginNs == 0 || T->EndNs == 0) continue;  // the device did not get there
-    T->Op.Begin = T->BeginNs;
-    T->Op.End = std::max(T->EndNs, T->BeginNs);
-    Profile_.emit(T->Op);
+void GenericDevice::finishTimed(TimedOp &T, bool Ok) {
+  if (!Ok) {
+    (void)resolveMarksImpl(T.BeginMark, T.EndMark, nullptr, nullptr);
+    return;
   }
+  Status S = resolveMarksImpl(T.BeginMark, T.EndMark, &T.BeginNs, &T.EndNs);
+  if (!S || T.BeginNs == 0 || T.EndNs == 0) return;  // the device did not get there
+  T.Op.Begin = T.BeginNs;
+  T.Op.End = std::max(T.EndNs, T.BeginNs);
+  Profile_.emit(T.Op);
+}
+
+void GenericDevice::resolveTimed(void *Q, bool Ok) {
+  for (std::unique_ptr<TimedOp> &T : Profile_.take(Q)) finishTimed(*T, Ok);
 }
 
 template <typename RunFn>

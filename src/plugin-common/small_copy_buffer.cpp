@@ -14,7 +14,7 @@ SmallCopyBuffer::~SmallCopyBuffer() {
 }
 
 void *SmallCopyBuffer::slotFor(size_t Size) {
-  if (Size == 0 || Size > Capacity_ / 4 || AllocationFailed_ || !Pinned_.Allocate) return nullptr;
+  if (!takesSize(Size, Capacity_) || AllocationFailed_ || !Pinned_.Allocate) return nullptr;
   if (!Buffer_) {
     Buffer_ = static_cast<char *>(Pinned_.Allocate(Capacity_));
     if (!Buffer_) {

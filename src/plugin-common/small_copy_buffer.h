@@ -50,6 +50,9 @@ class SmallCopyBuffer {
   SmallCopyBuffer(const SmallCopyBuffer &) = delete;
   SmallCopyBuffer &operator=(const SmallCopyBuffer &) = delete;
 
+  // Whether a buffer of Capacity bytes takes copies of Size bytes (when it
+  // has room): a quarter of it at most.
+  static bool takesSize(size_t Size, size_t Capacity) { return Size != 0 && Size <= Capacity / 4; }
   // A free pinned slot for a copy of Size bytes, or nullptr: copy directly
   // (too large, the buffer is full, or pinned memory could not be allocated).
   void *slotFor(size_t Size);

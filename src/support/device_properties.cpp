@@ -67,7 +67,8 @@ bool endsWith(std::string_view S, std::string_view Suffix) {
   return S.size() >= Suffix.size() && S.substr(S.size() - Suffix.size()) == Suffix;
 }
 
-// "16.0 GiB" for a size of at least 1 KiB, else "".
+}  // namespace
+
 std::string binarySize(uint64_t Bytes) {
   static constexpr const char *kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   if (Bytes < 1024) return {};
@@ -81,8 +82,6 @@ std::string binarySize(uint64_t Bytes) {
   std::snprintf(Buf, sizeof(Buf), "%.1f %s", V, kUnits[Unit]);
   return Buf;
 }
-
-}  // namespace
 
 std::string propertyLabel(std::string_view Key) {
   for (const Label &L : kLabels)

@@ -34,4 +34,8 @@ std::string propertyLine(std::string_view Key, std::string_view Value);
 // int64_t or uint64_t).
 bool isDecimalInteger(std::string_view Value);
 
+// "16.0 GiB" for a size of at least 1 KiB, else "" (listings and the
+// profile write sizes this way).
+std::string binarySize(uint64_t Bytes);
+
 }  // namespace omptarget::props

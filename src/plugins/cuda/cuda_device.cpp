@@ -306,7 +306,8 @@ Status CudaDevice::resolveMarksImpl(void *Begin, void *End, uint64_t *BeginNs, u
 int32_t CudaDevice::copyRouteImpl(const void *HstPtr, size_t Size, bool ToDevice) const {
   if (pinnedMap().contains(HstPtr, Size)) return __tgt_route_pinned;
   if (Staging_.wanted(HstPtr, Size)) return __tgt_route_staged;
-  bool SmallCopy = Size <= SmallCopyBytes_ / 4 && (ToDevice || deferredRetrievesAccepted());
+  bool SmallCopy = plugin::SmallCopyBuffer::takesSize(Size, SmallCopyBytes_) &&
+                   (ToDevice || deferredRetrievesAccepted());
   return SmallCopy ? __tgt_route_staged : __tgt_route_pageable;
 }
 
