@@ -6,7 +6,9 @@
 # runtime (runtime=ours) with the host device in both its modes (hostmode=sync
 # and async), built with the same -fsanitize and run on that tree's sanitized
 # libomptarget.so and host plugin (lit.cfg.py: options, Archer for libomp's
-# synchronisation under TSan, the suppression files of tests/sanitizers).
+# synchronisation under TSan, the suppression files of tests/sanitizers);
+# under TSan on the libomp 14 of scripts/build-tsan-libomp.sh, whose task
+# memory goes through malloc/free, which TSan sees.
 # Any report fails the run: the programs halt on it, and the report files
 # (which also catch what a test's own expected failure or stderr capture
 # would hide) must stay empty. Then the main suite through CTest (unit
@@ -39,7 +41,9 @@ if [ "${SANITIZERS:-1}" != 0 ]; then
     extra="-DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14"
     if [ "$san" = thread ]; then
       echo "=== clang thread-safety analysis; unit tests and offload programs under -fsanitize=$san ($dir)"
-      extra="$extra -DOMPTARGET_THREAD_SAFETY_ANALYSIS=ON"
+      # The offload programs' libomp under TSan (its task memory on malloc).
+      libomp=$("$root/scripts/build-tsan-libomp.sh" "$build-tsan-libomp")
+      extra="$extra -DOMPTARGET_THREAD_SAFETY_ANALYSIS=ON -DOMPTARGET_TSAN_LIBOMP_DIR=$libomp"
       targets="omptarget_cxx omptarget_offload_suite"
     else
       echo "=== unit tests and offload programs under -fsanitize=$san ($dir)"

@@ -7,20 +7,6 @@
 // `target parallel` whose every thread runs the whole loop; see
 // docs/usage.md.) Dynamic schedules, which LLVM 14's device runtime cannot
 // build, are in device_runtime_llvm14_gaps.c.
-// UNSUPPORTED: tsan
-// (Under ThreadSanitizer libomp 14 itself fails here: with its hidden helper
-// threads off, which Archer 14 needs, its thread table overflows
-// (kmp_runtime.cpp:4447 `new_gtid < __kmp_threads_capacity`) in the
-// synchronous host mode. In the asynchronous mode TSan reports two writes to
-// one element of a device block the memory manager handed to two
-// consecutive regions: one by the queue's worker (the team's master) in the
-// first region, one by a libomp thread of the second region's team, inside
-// the kernels, with no frame of our runtime between them. The regions are
-// ordered by the queue (its mutex, which TSan sees) and by libomp's fork of
-// the second team, which Archer 14 does not annotate for the host `teams`
-// construct (the gap tests/sanitizers/archer_shim.c works around), so the
-// report is most likely Archer's. The AddressSanitizer+UBSan run covers the
-// test.)
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>

@@ -56,6 +56,8 @@ else:
         os.symlink(os.path.join(src, name), link)
     config.available_features.add("interop")
 
+# Where the programs find our libraries (and, under TSan, libomp).
+run_libs = [run_dir]
 core_is_ours = core_lib == ours_lib
 plugin_is_ours = plugin_lib == ours_lib
 if core_is_ours:
@@ -82,7 +84,6 @@ prefixes = "CHECK," + ("OURS" if core_is_ours else "LLVM")
 config.substitutions.append(("%clangxx-offload", clangxx + " " + base_flags + " -I" + include))
 config.substitutions.append(("%clang-offload", config.clang + " " + base_flags + " -I" + include))
 config.substitutions.append(("%clang-plain", config.clang + " -fopenmp"))
-config.substitutions.append(("%run", "env LD_LIBRARY_PATH=" + run_dir))
 config.substitutions.append(("%fcheck", config.filecheck + " %s --allow-unused-prefixes --check-prefixes=" + prefixes))
 config.substitutions.append(("%libdir", run_dir))
 config.substitutions.append(("%llvm14_bin", os.path.join(config.llvm14_dir, "bin")))
@@ -140,26 +141,20 @@ if config.sanitizer:
         # ThreadSanitizer, tells TSan about libomp's barriers, tasks, locks
         # and dependences, which would otherwise look like races. Loaded
         # through tests/sanitizers/archer_shim.c, which works around two of
-        # Archer 14's crashes.
-        # Programs that create deferred tasks (`nowait`, `depend`, the
-        # *_async routines) are not run under TSan: libomp 14 recycles a
-        # finished task's memory through its own per-thread free lists, which
-        # neither TSan nor Archer 14 sees, so the next task's data written by
-        # the creating thread "races" with the finished task's reads of its
-        # own arguments on the thread that ran it (seen in
-        # nowait_map_churn.cpp: a target task's read of its base pointers in
-        # runTargetRegion against the next construct's writes, in one block
-        # of libomp's task memory). Their ordering is libomp's; the runtime's
-        # own locking on those paths is checked by the unit tests under TSan
-        # and by clang's thread-safety analysis, and the programs run under
-        # ASan+UBSan.
-        import re
-        deferred = re.compile(r"\bnowait\b|_async\(|\bdepend *\(")
-        for name in sorted(os.listdir(config.test_source_root)):
-            if name.endswith((".c", ".cpp")):
-                with open(os.path.join(config.test_source_root, name), errors="replace") as f:
-                    if deferred.search(f.read()):
-                        config.excludes.append(name)
+        # Archer 14's crashes and orders host `teams` leagues, which Archer 14
+        # leaves unordered.
+        # The programs load libomp 14 with its task memory on malloc/free
+        # (scripts/build-tsan-libomp.sh, tests/sanitizers/libomp-malloc.patch):
+        # the stock one recycles a finished task's memory through free lists
+        # of its own, which neither TSan nor Archer 14 sees, so the next
+        # task's data written by the creating thread "raced" with the
+        # finished task's reads of its own arguments on the thread that ran
+        # it (a target task reading its base pointers, nowait_map_churn.cpp).
+        if not config.tsan_libomp_dir:
+            lit_config.fatal("a ThreadSanitizer build runs the programs on the libomp of "
+                             "scripts/build-tsan-libomp.sh: configure with "
+                             "-DOMPTARGET_TSAN_LIBOMP_DIR=<the directory it prints>")
+        run_libs = [run_dir, config.tsan_libomp_dir]
         if not config.archer_shim:
             lit_config.fatal("a ThreadSanitizer build needs tests/sanitizers' Archer shim (clang, libarcher.so)")
         config.environment["OMP_TOOL_LIBRARIES"] = config.archer_shim
@@ -168,8 +163,12 @@ if config.sanitizer:
         # 62764): without them a `nowait` region's task is an ordinary
         # deferred task of the encountering thread's team (the asynchronous
         # host device, hostmode=async, still runs its queues on threads of
-        # its own).
-        config.environment["LIBOMP_USE_HIDDEN_HELPER_TASK"] = "0"
+        # its own). Turned off by their number, 0: LIBOMP_USE_HIDDEN_HELPER_TASK=0
+        # leaves their 8 slots reserved in libomp 14's thread table while
+        # counting them as free, and a program with many teams then fails
+        # with "OMP: Error #132: Thread identifier invalid"
+        # (launch_combined_constructs.c).
+        config.environment["LIBOMP_NUM_HIDDEN_HELPER_THREADS"] = "0"
 # `%uninstrumented PROGRAM`: a program not built here (LLVM 14's
 # llvm-omp-device-info) on our libraries. Under ASan it has no sanitizer
 # runtime of its own, so clang's shared one is preloaded for our sanitized
@@ -181,6 +180,7 @@ if config.sanitizer and "address" in config.sanitizer.split(","):
         subprocess.check_output([config.clang, "-print-resource-dir"], text=True).strip(),
         "lib", "linux", "libclang_rt.asan-x86_64.so")
 config.substitutions.append(("%uninstrumented", preload))
+config.substitutions.append(("%run", "env LD_LIBRARY_PATH=" + os.pathsep.join(run_libs)))
 # A hung test (a deadlock) fails after this many seconds instead of hanging
 # the suite (lit needs psutil for it; without psutil the tests that could
 # hang also wrap themselves in `timeout`).

@@ -1,7 +1,7 @@
-// Archer, LLVM 14's OMPT tool for ThreadSanitizer (libarcher.so), with two of
-// its bugs worked around, for the offload programs run under TSan (lit.cfg.py
+// Archer, LLVM 14's OMPT tool for ThreadSanitizer (libarcher.so), with three
+// of its bugs worked around, for the offload programs run under TSan (lit.cfg.py
 // loads this library through OMP_TOOL_LIBRARIES in the TSan build; it loads
-// Archer and hands libomp Archer's callbacks, two of them wrapped). libomp 14
+// Archer and hands libomp Archer's callbacks, five of them wrapped). libomp 14
 // is not instrumented: without Archer its barriers, tasks, dependences and
 // locks are invisible to TSan and every program with a parallel region would
 // report races. Archer 14 crashes on two events that libomp 14 sends:
@@ -18,7 +18,23 @@
 //    completed on the encountering task (a switch to it, which acquires its
 //    dependences, then its completion), which Archer 14 handles.
 //
+// Archer 14 also leaves a host `teams` league unordered with the code around
+// it: it gives each team's initial task parallel data of its own, written
+// over the league's (which libomp copies into the league's team from what
+// the league's begin got, and passes to every team's begin and to the
+// league's end), so neither the fork (the encountering thread's work before
+// the construct, then the teams') nor the join (the teams' work, then the
+// encountering thread's after it) is a happens-before edge, and device
+// memory that the memory manager hands from one host region to the next
+// "races" (launch_teams_from_parallel.c, launch_combined_constructs.c). The
+// shim gives Archer a copy to write to at a team's begin, keeping the
+// league's parallel data whole, and adds both edges: released on what
+// Archer made at the league's begin and acquired at each team's begin;
+// released on the league's team data when a team arrives at a barrier in its
+// initial task (the league's join) and acquired at the league's end.
+//
 // Not ours, and not shipped: a test tool only.
+#define _GNU_SOURCE  // RTLD_DEFAULT
 #include <dlfcn.h>
 #include <omp-tools.h>
 #include <stddef.h>
@@ -26,6 +42,19 @@
 
 static ompt_callback_implicit_task_t ArcherImplicitTask;
 static ompt_callback_task_schedule_t ArcherTaskSchedule;
+static ompt_callback_parallel_begin_t ArcherParallelBegin;
+static ompt_callback_parallel_end_t ArcherParallelEnd;
+static ompt_callback_sync_region_t ArcherSyncRegion;
+// TSan's annotations (the program's TSan runtime exports them, as Archer
+// finds them too); no-ops when absent.
+typedef void (*annotate_t)(const char *, int, const volatile void *);
+static annotate_t HappensBefore, HappensAfter;
+static void release(const void *Key) {
+  if (HappensBefore) HappensBefore(__FILE__, __LINE__, Key);
+}
+static void acquire(const void *Key) {
+  if (HappensAfter) HappensAfter(__FILE__, __LINE__, Key);
+}
 static ompt_set_callback_t RealSetCallback;
 static ompt_function_lookup_t RealLookup;
 static ompt_get_task_info_t GetTaskInfo;
@@ -40,6 +69,8 @@ struct Begun {
   ompt_data_t *Task;
   int Initial;
   ompt_data_t Parallel;
+  // An initial task's parallel data (the league's, for a team of a league).
+  const ompt_data_t *League;
 };
 static __thread struct Begun Stack[MaxDepth];
 static __thread int Depth;
@@ -48,18 +79,27 @@ static void implicitTask(ompt_scope_endpoint_t Endpoint, ompt_data_t *Parallel,
                          ompt_data_t *Task, unsigned TeamSize, unsigned ThreadNum,
                          int Flags) {
   if (Endpoint == ompt_scope_begin) {
-    ArcherImplicitTask(Endpoint, Parallel, Task, TeamSize, ThreadNum, Flags);
-    if (Depth < MaxDepth) {
-      struct Begun B = {Task, (Flags & ompt_task_initial) != 0, {0}};
-      if (Parallel) B.Parallel = *Parallel;
-      Stack[Depth] = B;
+    const int Initial = (Flags & ompt_task_initial) != 0;
+    struct Begun B = {Task, Initial, {0}, Initial ? Parallel : NULL};
+    if (Parallel) B.Parallel = *Parallel;
+    if (Initial) {
+      // A team's start: after the league's begin (its parallel data holds
+      // what Archer made at the league's begin). Archer makes parallel data
+      // of its own for the task: it gets a copy to write to, so the
+      // league's stays for the other teams and the league's end.
+      if (Parallel && Parallel->ptr) acquire(Parallel->ptr);
+      ArcherImplicitTask(Endpoint, Parallel ? &B.Parallel : NULL, Task, TeamSize, ThreadNum,
+                         Flags);
+    } else {
+      ArcherImplicitTask(Endpoint, Parallel, Task, TeamSize, ThreadNum, Flags);
     }
+    if (Depth < MaxDepth) Stack[Depth] = B;
     ++Depth;
     return;
   }
   if (Endpoint != ompt_scope_end) return;
   // The task's begin, from the top (it is the innermost task here).
-  struct Begun B = {Task, 0, {0}};
+  struct Begun B = {Task, 0, {0}, NULL};
   int Found = 0;
   for (int I = (Depth < MaxDepth ? Depth : MaxDepth) - 1; I >= 0; --I)
     if (Stack[I].Task == Task) {
@@ -76,7 +116,7 @@ static void implicitTask(ompt_scope_endpoint_t Endpoint, ompt_data_t *Parallel,
   if (Flags & ompt_task_initial) {
     if (!B.Initial)
       Flags = (Flags & ~ompt_task_initial) | ompt_task_implicit;
-    else if (!Parallel)
+    else
       Parallel = &B.Parallel;
   }
   ArcherImplicitTask(Endpoint, Parallel, Task, TeamSize, ThreadNum, Flags);
@@ -99,6 +139,35 @@ static void taskSchedule(ompt_data_t *Prior, ompt_task_status_t Status,
   Prior->ptr = NULL;
 }
 
+static void parallelBegin(ompt_data_t *Task, const ompt_frame_t *Frame, ompt_data_t *Parallel,
+                          unsigned Requested, int Flags, const void *Code) {
+  ArcherParallelBegin(Task, Frame, Parallel, Requested, Flags, Code);
+  // (libomp copies this parallel data into the league's team: each team's
+  // begin sees what Archer set here.)
+  if ((Flags & ompt_parallel_league) && Parallel->ptr) release(Parallel->ptr);
+}
+
+static void parallelEnd(ompt_data_t *Parallel, ompt_data_t *Task, int Flags, const void *Code) {
+  // Every team has arrived at the league's join barrier.
+  if (Flags & ompt_parallel_league) acquire(Parallel);
+  ArcherParallelEnd(Parallel, Task, Flags, Code);
+}
+
+static void syncRegion(ompt_sync_region_t Kind, ompt_scope_endpoint_t Endpoint,
+                       ompt_data_t *Parallel, ompt_data_t *Task, const void *Code) {
+  // A team arriving at a barrier in its initial task (the league's join):
+  // its work so far happens before the league's end.
+  if (Kind != ompt_sync_region_taskwait && Kind != ompt_sync_region_taskgroup &&
+      Kind != ompt_sync_region_reduction && Endpoint != ompt_scope_end) {
+    for (int I = (Depth < MaxDepth ? Depth : MaxDepth) - 1; I >= 0; --I)
+      if (Stack[I].Task == Task) {
+        if (Stack[I].Initial && Stack[I].League) release(Stack[I].League);
+        break;
+      }
+  }
+  ArcherSyncRegion(Kind, Endpoint, Parallel, Task, Code);
+}
+
 static ompt_set_result_t setCallback(ompt_callbacks_t Event, ompt_callback_t Callback) {
   if (Event == ompt_callback_implicit_task) {
     ArcherImplicitTask = (ompt_callback_implicit_task_t)Callback;
@@ -106,6 +175,15 @@ static ompt_set_result_t setCallback(ompt_callbacks_t Event, ompt_callback_t Cal
   } else if (Event == ompt_callback_task_schedule) {
     ArcherTaskSchedule = (ompt_callback_task_schedule_t)Callback;
     Callback = (ompt_callback_t)taskSchedule;
+  } else if (Event == ompt_callback_parallel_begin) {
+    ArcherParallelBegin = (ompt_callback_parallel_begin_t)Callback;
+    Callback = (ompt_callback_t)parallelBegin;
+  } else if (Event == ompt_callback_parallel_end) {
+    ArcherParallelEnd = (ompt_callback_parallel_end_t)Callback;
+    Callback = (ompt_callback_t)parallelEnd;
+  } else if (Event == ompt_callback_sync_region) {
+    ArcherSyncRegion = (ompt_callback_sync_region_t)Callback;
+    Callback = (ompt_callback_t)syncRegion;
   }
   return RealSetCallback(Event, Callback);
 }
@@ -121,6 +199,8 @@ static int initialize(ompt_function_lookup_t Lookup, int InitialDevice,
   RealLookup = Lookup;
   RealSetCallback = (ompt_set_callback_t)Lookup("ompt_set_callback");
   GetTaskInfo = (ompt_get_task_info_t)Lookup("ompt_get_task_info");
+  HappensBefore = (annotate_t)dlsym(RTLD_DEFAULT, "AnnotateHappensBefore");
+  HappensAfter = (annotate_t)dlsym(RTLD_DEFAULT, "AnnotateHappensAfter");
   return Archer->initialize(lookup, InitialDevice, ToolData);
 }
 
