@@ -1,10 +1,10 @@
 // Fuzz target: the parsing of environment variables (src/support/env.h):
 // parseInt, getInt, getFlags and env::CachedInt, and, where the CUDA plugin
 // is built, its OMPTARGET_CUDA_SYNC_MODE parser parseSyncMode
-// (cuda_sync_mode.h). The input gives a default, a range and the text; the
-// text is set as the value of a variable of this harness's own
-// (FUZZ_ENV_PARSE_VALUE) for the readers. (OMP_TARGET_OFFLOAD is parsed
-// inside the core's Runtime, which is not reachable without starting it.)
+// (cuda_sync_mode.h), and the core's OMP_TARGET_OFFLOAD parser
+// parseOffloadPolicy (offload_policy.h). The input gives a default, a range
+// and the text; the text is set as the value of a variable of this
+// harness's own (FUZZ_ENV_PARSE_VALUE) for the readers.
 //
 // Asserted, against the documented grammar (blanks, i.e. spaces and tabs,
 // around an optional sign and decimal digits, or 0x / 0X and hex digits;
@@ -18,7 +18,8 @@
 //  - a CachedInt answers what getInt does, keeps it, and set() overrides it
 //    (with any value but INT64_MIN, its mark of a value not read yet);
 //  - parseSyncMode knows auto, spin, yield and blocking in any case and
-//    nothing else.
+//    nothing else; parseOffloadPolicy knows mandatory, disabled and default
+//    in any case and nothing else.
 #include <fcntl.h>
 #include <sanitizer/common_interface_defs.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@
 
 #include "env.h"
 #include "fuzz_check.h"
+#include "offload_policy.h"
 #ifdef OMPTARGET_FUZZ_HAVE_CUDA
 #include "cuda_sync_mode.h"
 #endif
@@ -95,11 +97,26 @@ struct QuietStderr {
   }
 };
 
+std::string lowerCase(std::string_view Text) {
+  std::string Lower;
+  for (char C : Text) Lower += (C >= 'A' && C <= 'Z') ? static_cast<char>(C - 'A' + 'a') : C;
+  return Lower;
+}
+
+void checkOffloadPolicy(std::string_view Text) {
+  using core::OffloadPolicy;
+  const std::string Lower = lowerCase(Text);
+  std::optional<OffloadPolicy> Expected;
+  if (Lower == "mandatory") Expected = OffloadPolicy::Mandatory;
+  if (Lower == "disabled") Expected = OffloadPolicy::Disabled;
+  if (Lower == "default") Expected = OffloadPolicy::Default;
+  FUZZ_CHECK(core::parseOffloadPolicy(Text) == Expected);
+}
+
 #ifdef OMPTARGET_FUZZ_HAVE_CUDA
 void checkSyncMode(std::string_view Text) {
   using cuda::SyncMode;
-  std::string Lower;
-  for (char C : Text) Lower += (C >= 'A' && C <= 'Z') ? static_cast<char>(C - 'A' + 'a') : C;
+  const std::string Lower = lowerCase(Text);
   std::optional<SyncMode> Expected;
   if (Lower == "auto") Expected = SyncMode::Auto;
   if (Lower == "spin") Expected = SyncMode::Spin;
@@ -130,6 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
 
   const std::optional<int64_t> Value = expectedInt(Text);
   FUZZ_CHECK(env::parseInt(Text) == Value);
+  checkOffloadPolicy(Text);
 #ifdef OMPTARGET_FUZZ_HAVE_CUDA
   checkSyncMode(Text);
 #endif

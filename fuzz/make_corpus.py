@@ -388,6 +388,9 @@ def main(argv):
         "empty": env_input(b""),
         "sync_mode": env_input(b"BlOcKiNg"),
         "sync_mode_spin": env_input(b"spin"),
+        "offload_mandatory": env_input(b"MANDATORY"),
+        "offload_disabled_mixed_case": env_input(b"dIsAbLeD"),
+        "offload_default_trailing_blank": env_input(b"default "),
     }
     for name, data in env.items():
         write(corpus, "env_parse", name, data)

@@ -1,6 +1,5 @@
 #include "runtime.h"
 
-#include <cctype>
 #include <chrono>
 #include <cinttypes>
 #include <string>
@@ -53,11 +52,7 @@ bool waitForOtherCalls() {
 OffloadPolicy parsePolicy() {
   auto Text = env::getString("OMP_TARGET_OFFLOAD");
   if (!Text) return OffloadPolicy::Default;
-  std::string Lower;
-  for (char C : *Text) Lower += static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-  if (Lower == "mandatory") return OffloadPolicy::Mandatory;
-  if (Lower == "disabled") return OffloadPolicy::Disabled;
-  if (Lower == "default") return OffloadPolicy::Default;
+  if (auto Policy = parseOffloadPolicy(*Text)) return *Policy;
   debug::warning("ignoring OMP_TARGET_OFFLOAD='%s': expected MANDATORY, DISABLED or DEFAULT",
                  Text->c_str());
   return OffloadPolicy::Default;

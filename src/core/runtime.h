@@ -30,10 +30,9 @@
 #include "error.h"
 #include "image_registry.h"
 #include "interop_object.h"
+#include "offload_policy.h"
 
 namespace omptarget::core {
-
-enum class OffloadPolicy { Default, Mandatory, Disabled };
 
 class Runtime {
  public:
