@@ -18,6 +18,10 @@
 //    completed on the encountering task (a switch to it, which acquires its
 //    dependences, then its completion), which Archer 14 handles.
 //
+// With a tool, libomp 14 leaves a stale task data in a worker thread's
+// per-thread slot after the worker's implicit task ends, which its
+// __kmpc_omp_wait_deps asserts is empty: the wrapper clears it.
+//
 // Archer 14 also leaves a host `teams` league unordered with the code around
 // it: it gives each team's initial task parallel data of its own, written
 // over the league's (which libomp copies into the league's team from what
@@ -120,6 +124,14 @@ static void implicitTask(ompt_scope_endpoint_t Endpoint, ompt_data_t *Parallel,
       Parallel = &B.Parallel;
   }
   ArcherImplicitTask(Endpoint, Parallel, Task, TeamSize, ThreadNum, Flags);
+  // Archer has freed its data. A worker's end comes with libomp's per-thread
+  // copy of the task's data (made at the join barrier), which libomp never
+  // clears: left pointing to the freed data, it makes the thread's next
+  // `taskwait depend` / undeferred construct with dependences
+  // (__kmpc_omp_wait_deps, which keeps its task there and asserts that the
+  // slot is empty) abort with "Assertion failure at kmp_taskdeps.cpp(763)"
+  // (nowait_dep_exit_data.c, when a worker runs the `single`).
+  if (Task) Task->value = 0;
 }
 
 static void taskSchedule(ompt_data_t *Prior, ompt_task_status_t Status,
