@@ -3,19 +3,9 @@
 #include <array>
 #include <utility>
 
-namespace omptarget::core {
+#include "env.h"
 
-namespace {
-bool equalsIgnoringCase(std::string_view Text, std::string_view Lower) {
-  if (Text.size() != Lower.size()) return false;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
-    if (C >= 'A' && C <= 'Z') C = static_cast<char>(C - 'A' + 'a');
-    if (C != Lower[I]) return false;
-  }
-  return true;
-}
-}  // namespace
+namespace omptarget::core {
 
 std::optional<OffloadPolicy> parseOffloadPolicy(std::string_view Text) {
   static constexpr std::array<std::pair<std::string_view, OffloadPolicy>, 3> kNames = {{
@@ -24,7 +14,7 @@ std::optional<OffloadPolicy> parseOffloadPolicy(std::string_view Text) {
       {"default", OffloadPolicy::Default},
   }};
   for (const auto &[Name, Policy] : kNames)
-    if (equalsIgnoringCase(Text, Name)) return Policy;
+    if (env::equalsIgnoringCase(Text, Name)) return Policy;
   return std::nullopt;
 }
 

@@ -13,6 +13,16 @@ std::optional<std::string> getString(const char *Name) {
   return std::string(Value);
 }
 
+bool equalsIgnoringCase(std::string_view Text, std::string_view Lower) {
+  if (Text.size() != Lower.size()) return false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C >= 'A' && C <= 'Z') C = static_cast<char>(C - 'A' + 'a');
+    if (C != Lower[I]) return false;
+  }
+  return true;
+}
+
 std::optional<int64_t> parseInt(const std::string &Text) {
   size_t Begin = Text.find_first_not_of(" \t");
   size_t End = Text.find_last_not_of(" \t");

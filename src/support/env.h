@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace omptarget::env {
 
@@ -17,6 +18,11 @@ int64_t getInt(const char *Name, int64_t Default, int64_t Min = INT64_MIN, int64
 
 // Parses an integer strictly; used by getInt and by the fuzz/unit tests.
 std::optional<int64_t> parseInt(const std::string &Text);
+
+// Whether Text is the name Lower (lower case ASCII) in any case, exactly: how
+// the variables whose values are names compare them (OMP_TARGET_OFFLOAD,
+// OMPTARGET_CUDA_SYNC_MODE). ASCII only, whatever the program's locale.
+bool equalsIgnoringCase(std::string_view Text, std::string_view Lower);
 
 // A 32-bit flag word (LIBOMPTARGET_INFO): any integer getInt accepts in
 // [kFlagsMin, kFlagsMax]; a negative one stands for its 32-bit two's

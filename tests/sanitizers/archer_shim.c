@@ -73,11 +73,19 @@ struct Begun {
   ompt_data_t *Task;
   int Initial;
   ompt_data_t Parallel;
-  // An initial task's parallel data (the league's, for a team of a league).
+  // An initial task's parallel data (the league's, for a team of a league);
+  // NULL for an implicit task.
   const ompt_data_t *League;
 };
 static __thread struct Begun Stack[MaxDepth];
 static __thread int Depth;
+
+// The innermost entry of this thread's stack for Task, or -1.
+static int findBegun(const ompt_data_t *Task) {
+  for (int I = (Depth < MaxDepth ? Depth : MaxDepth) - 1; I >= 0; --I)
+    if (Stack[I].Task == Task) return I;
+  return -1;
+}
 
 static void implicitTask(ompt_scope_endpoint_t Endpoint, ompt_data_t *Parallel,
                          ompt_data_t *Task, unsigned TeamSize, unsigned ThreadNum,
@@ -104,19 +112,18 @@ static void implicitTask(ompt_scope_endpoint_t Endpoint, ompt_data_t *Parallel,
   if (Endpoint != ompt_scope_end) return;
   // The task's begin, from the top (it is the innermost task here).
   struct Begun B = {Task, 0, {0}, NULL};
-  int Found = 0;
-  for (int I = (Depth < MaxDepth ? Depth : MaxDepth) - 1; I >= 0; --I)
-    if (Stack[I].Task == Task) {
-      B = Stack[I];
-      Depth = I;
-      Found = 1;
-      break;
-    }
-  if (!Found && Depth > 0) --Depth;
-  // An end flagged initial with no parallel data: give Archer the data it
-  // made at the begin. libomp 14 also flags initial the end of an implicit
-  // task of a thread that once ran a league (a stale flag): Archer would
-  // free a parallel data it never made, so that end goes as implicit.
+  const int At = findBegun(Task);
+  if (At >= 0) {
+    B = Stack[At];
+    Depth = At;
+  } else if (Depth > 0) {
+    --Depth;
+  }
+  // An end flagged initial: give Archer the copy it wrote at the begin
+  // (libomp passes no parallel data, or the league's, which Archer did not
+  // write). libomp 14 also flags initial the end of an implicit task of a
+  // thread that once ran a league (a stale flag): Archer would free a
+  // parallel data it never made, so that end goes as implicit.
   if (Flags & ompt_task_initial) {
     if (!B.Initial)
       Flags = (Flags & ~ompt_task_initial) | ompt_task_implicit;
@@ -171,11 +178,8 @@ static void syncRegion(ompt_sync_region_t Kind, ompt_scope_endpoint_t Endpoint,
   // its work so far happens before the league's end.
   if (Kind != ompt_sync_region_taskwait && Kind != ompt_sync_region_taskgroup &&
       Kind != ompt_sync_region_reduction && Endpoint != ompt_scope_end) {
-    for (int I = (Depth < MaxDepth ? Depth : MaxDepth) - 1; I >= 0; --I)
-      if (Stack[I].Task == Task) {
-        if (Stack[I].Initial && Stack[I].League) release(Stack[I].League);
-        break;
-      }
+    const int At = findBegun(Task);
+    if (At >= 0 && Stack[At].League) release(Stack[At].League);
   }
   ArcherSyncRegion(Kind, Endpoint, Parallel, Task, Code);
 }

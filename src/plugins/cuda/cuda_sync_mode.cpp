@@ -1,7 +1,5 @@
 #include "cuda_sync_mode.h"
 
-#include <cctype>
-
 #include "debug.h"
 #include "env.h"
 
@@ -9,18 +7,11 @@ namespace omptarget::cuda {
 
 namespace {
 constexpr const char *kComponent = "TARGET cuda RTL";
-
-bool equalsIgnoringCase(std::string_view A, std::string_view B) {
-  if (A.size() != B.size()) return false;
-  for (size_t I = 0; I < A.size(); ++I)
-    if (std::tolower(static_cast<unsigned char>(A[I])) != B[I]) return false;
-  return true;
-}
 }  // namespace
 
 std::optional<SyncMode> parseSyncMode(std::string_view Text) {
   for (SyncMode M : {SyncMode::Auto, SyncMode::Spin, SyncMode::Yield, SyncMode::Blocking})
-    if (equalsIgnoringCase(Text, syncModeName(M))) return M;
+    if (env::equalsIgnoringCase(Text, syncModeName(M))) return M;
   return std::nullopt;
 }
 
