@@ -6,6 +6,8 @@
 // setting).
 // RUN: %clang-offload %s -o %t
 // RUN: %run env OMP_TARGET_OFFLOAD=disabled %t 2>&1 | %fcheck
+// The value in any case (here mixed) means the same.
+// RUN: %run env OMP_TARGET_OFFLOAD=DiSaBlEd %t 2>&1 | %fcheck
 #include <omp.h>
 #include <stdio.h>
 
