@@ -146,6 +146,9 @@ enum InfoKind : uint32_t {
   kInfoMappingChanged = 0x0008,
   kInfoPluginKernel = 0x0010,
   kInfoDataTransfer = 0x0020,
+  // A list item without a device counterpart (use_device_ptr/addr of
+  // unmapped data), LLVM's OMP_INFOTYPE_EMPTY_MAPPING.
+  kInfoEmptyMapping = 0x0040,
 };
 
 }  // namespace omptarget::abi

@@ -26,12 +26,12 @@
 #include <cstring>
 #include <vector>
 
-#include "profile.h"
 #include "async_info.h"
 #include "debug.h"
 #include "export.h"
 #include "map_ops.h"
 #include "omp_tasks.h"
+#include "profile.h"
 #include "runtime.h"
 
 using namespace omptarget;
@@ -56,7 +56,7 @@ Status fillBytes(char *Ptr, Device *D, int Value, size_t Count) {
   AsyncInfo Async(*D);
   for (size_t Done = 0; Done < Count;) {
     size_t N = std::min(Pattern.size(), Count - Done);
-    if (Status S = D->submit(Ptr + Done, Pattern.data(), static_cast<int64_t>(N), Async); !S)
+    if (Status S = D->submit(Ptr + Done, Pattern.data(), static_cast<int64_t>(N), *Async.raw()); !S)
       return S;
     Done += N;
   }

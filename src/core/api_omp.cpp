@@ -5,10 +5,11 @@
 #include <cinttypes>
 #include <cstdlib>
 
-#include "profile.h"
 #include "debug.h"
 #include "export.h"
 #include "map_ops.h"
+#include "mapping_queries.h"
+#include "profile.h"
 #include "runtime.h"
 
 using namespace omptarget;
@@ -30,9 +31,10 @@ void *allocate(size_t Size, int DeviceNum, int32_t Kind, const char *Call) {
   profile::HostSpan Span(Call, nullptr, DeviceNum);
   if (Size == 0) return nullptr;
   if (Size > static_cast<size_t>(INT64_MAX)) {
-    debug::error("%s: %zu bytes on device %d is more than any device holds (a negative value "
-                 "passed as the size?); returning NULL",
-                 Call, Size, DeviceNum);
+    debug::error(
+        "%s: %zu bytes on device %d is more than any device holds (a negative value "
+        "passed as the size?); returning NULL",
+        Call, Size, DeviceNum);
     return nullptr;
   }
   Runtime &R = Runtime::get();
@@ -103,7 +105,8 @@ void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
     // An interior pointer: say which block it is in, and where that starts.
     if (auto Around = R.allocations().containing(Ptr); Around && Around->DeviceId == Key) {
       debug::error("%s: pointer " OMPT_PTR_FMT " is %td bytes into a block of %" PRId64
-                   " bytes at " OMPT_PTR_FMT " from %s on %s; pass the block's start to free "
+                   " bytes at " OMPT_PTR_FMT
+                   " from %s on %s; pass the block's start to free "
                    "it; ignored",
                    Call, OMPT_PTR(Ptr),
                    static_cast<const char *>(Ptr) - static_cast<const char *>(Around->Begin),
@@ -121,20 +124,16 @@ void freeMemory(void *Ptr, int DeviceNum, int32_t FreeKind, const char *Call) {
   // association would name freed memory, which the next construct that maps
   // its host range would use (LLVM 14 frees it).
   if (!isInitialDevice(DeviceNum)) {
-    MappingTable &T = R.devices().get(DeviceNum)->mappings();
-    if (T.hasAssociations()) {
-      auto Begin = reinterpret_cast<uintptr_t>(Ptr);
-      ScopedLock Lock(T.Mutex);
-      if (const MapEntry *E =
-              T.associationOverlapping(Begin, Begin + static_cast<uintptr_t>(Block->Size))) {
-        debug::error("%s: pointer " OMPT_PTR_FMT
-                     " on %s is associated with host memory " OMPT_PTR_FMT
-                     " (%" PRId64 " bytes) by omp_target_associate_ptr; call "
-                     "omp_target_disassociate_ptr(" OMPT_PTR_FMT ", %d) first; not freed",
-                     Call, OMPT_PTR(Ptr), Target.c_str(), E->HstBegin, E->size(), E->HstBegin,
-                     DeviceNum);
-        return;
-      }
+    auto Begin = reinterpret_cast<uintptr_t>(Ptr);
+    if (auto E = associationOverlapping(*R.devices().get(DeviceNum), Begin,
+                                        Begin + static_cast<uintptr_t>(Block->Size))) {
+      debug::error("%s: pointer " OMPT_PTR_FMT " on %s is associated with host memory " OMPT_PTR_FMT
+                   " (%" PRId64
+                   " bytes) by omp_target_associate_ptr; call "
+                   "omp_target_disassociate_ptr(" OMPT_PTR_FMT ", %d) first; not freed",
+                   Call, OMPT_PTR(Ptr), Target.c_str(), E->HstBegin, E->Size, E->HstBegin,
+                   DeviceNum);
+      return;
     }
   }
   if (!R.allocations().remove(Ptr, Key)) {
@@ -209,7 +208,9 @@ OMPT_EXPORT int omp_target_is_present(const void *Ptr, int DeviceNum) {
     return 0;
   }
   bool IsHostPtr = false;
-  void *Tgt = translate(*D, const_cast<void *>(Ptr), 0, &IsHostPtr);
+  // The byte at Ptr, not the address: an address in a struct's unmapped
+  // part (before its first mapped member) is not present.
+  void *Tgt = translate(*D, const_cast<void *>(Ptr), 1, &IsHostPtr);
   // Under unified shared memory a host address that is not mapped is not "present".
   if (R.unifiedSharedMemory()) return Tgt && !IsHostPtr;
   return Tgt != nullptr;
@@ -255,21 +256,13 @@ OMPT_EXPORT int omp_target_associate_ptr(const void *HostPtr, const void *Device
   }
   auto Begin = reinterpret_cast<uintptr_t>(HostPtr);
   auto Tgt = reinterpret_cast<uintptr_t>(DevicePtr) + DeviceOffset;
-  MappingTable &T = (*D)->mappings();
-  ScopedLock Lock(T.Mutex);
-  LookupResult LR = T.lookup(Begin, static_cast<int64_t>(Size));
-  if (LR.found()) {
-    const MapEntry &E = *LR.Entry;
-    if (E.HstBegin == Begin && E.HstEnd == Begin + Size && E.TgtBegin == Tgt)
-      return abi::kOffloadSuccess;  // the same association again
+  if (auto E = associate(**D, Begin, Size, Tgt)) {
     debug::error("%s: host range " OMPT_PTR_FMT
                  "..+%zu on device %d overlaps an existing mapping "
                  "(host " OMPT_PTR_FMT ", %" PRId64 " bytes); disassociate or unmap it first",
-                 Call, Begin, Size, DeviceNum, E.HstBegin, E.size());
+                 Call, Begin, Size, DeviceNum, E->HstBegin, E->Size);
     return abi::kOffloadFail;
   }
-  MapEntry &E = T.insert(Begin, Begin, Begin + Size, Tgt, false, nullptr, /*Infinite=*/true);
-  T.markAssociated(E);
   return abi::kOffloadSuccess;
 }
 
@@ -291,29 +284,24 @@ OMPT_EXPORT int omp_target_disassociate_ptr(const void *HostPtr, int DeviceNum) 
     return abi::kOffloadFail;
   }
   auto Begin = reinterpret_cast<uintptr_t>(HostPtr);
-  MappingTable &T = D->mappings();
-  ScopedLock Lock(T.Mutex);
-  LookupResult LR = T.lookup(Begin, 0);
-  if (!LR.IsContained || LR.Entry->HstBegin != Begin) {
-    debug::error("%s: host pointer " OMPT_PTR_FMT " has no association on device %d", Call, Begin,
-                 DeviceNum);
-    return abi::kOffloadFail;
+  switch (disassociate(*D, Begin)) {
+    case Disassociation::Done: return abi::kOffloadSuccess;
+    case Disassociation::NotAssociated:
+      debug::error("%s: host pointer " OMPT_PTR_FMT " has no association on device %d", Call, Begin,
+                   DeviceNum);
+      break;
+    case Disassociation::HoldReferenced:
+      // LLVM 14's line, word for word (the mapping stays; the call fails).
+      debug::error("Trying to disassociate a pointer with a non-zero hold reference count");
+      break;
+    case Disassociation::MappedByClause:
+      debug::error("%s: host pointer " OMPT_PTR_FMT
+                   " on device %d was mapped by a map clause, not by "
+                   "omp_target_associate_ptr",
+                   Call, Begin, DeviceNum);
+      break;
   }
-  MapEntry &E = *LR.Entry;
-  if (E.HoldRef > 0) {
-    // LLVM 14's line, word for word (the mapping stays; the call fails).
-    debug::error("Trying to disassociate a pointer with a non-zero hold reference count");
-    return abi::kOffloadFail;
-  }
-  if (!E.Associated) {
-    debug::error("%s: host pointer " OMPT_PTR_FMT
-                 " on device %d was mapped by a map clause, not by "
-                 "omp_target_associate_ptr",
-                 Call, Begin, DeviceNum);
-    return abi::kOffloadFail;
-  }
-  T.erase(E);
-  return abi::kOffloadSuccess;
+  return abi::kOffloadFail;
 }
 
 OMPT_EXPORT void *llvm_omp_get_dynamic_shared() { return nullptr; }

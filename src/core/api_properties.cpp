@@ -24,8 +24,8 @@
 
 #include "debug.h"
 #include "export.h"
+#include "mapping_queries.h"
 #include "runtime.h"
-#include "scoped_lock.h"
 
 using namespace omptarget;
 using namespace omptarget::core;
@@ -80,12 +80,7 @@ OMPT_EXPORT int omptarget_get_device_properties(
   Fn(Ctx, "plugin_device_id", std::to_string(D.pluginDeviceId()).c_str());
   Fn(Ctx, "uid", D.uid());
   Fn(Ctx, "peers", peersOf(R, D).c_str());
-  size_t Mapped = 0;
-  {
-    ScopedLock Lock(D.mappings().Mutex);
-    Mapped = D.mappings().size();
-  }
-  Fn(Ctx, "mapped_entries", std::to_string(Mapped).c_str());
+  Fn(Ctx, "mapped_entries", std::to_string(mappedEntryCount(D)).c_str());
   auto Describe = D.plugin().fn().device_properties;
   if (Describe && Describe(D.pluginDeviceId(), Fn, Ctx) != abi::kOffloadSuccess) {
     debug::error("%s: device %d: the %s plugin could not describe it (device_properties failed)",

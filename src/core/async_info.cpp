@@ -1,5 +1,7 @@
 #include "async_info.h"
 
+#include <memory>
+
 #include "debug.h"
 #include "device.h"
 
@@ -20,6 +22,18 @@ Status AsyncInfo::synchronizeQueued() {
   Status Actions = PostSync_.runAll();
   if (!Actions && Result) Result = std::move(Actions);
   return Result;
+}
+
+Status AsyncInfo::writePointer(void *TgtAddr, void *Value) {
+  auto Buffer = std::make_shared<void *>(Value);
+  afterSync([Buffer] { return Status::success(); });
+  return Device_.submit(TgtAddr, Buffer.get(), sizeof(void *), Raw_);
+}
+
+Status AsyncInfo::release(void *TgtPtr) {
+  if (Device_.ordersAllocationOnQueue()) return Device_.freeMemory(TgtPtr, &Raw_);
+  afterSync([&D = Device_, TgtPtr] { return D.freeMemory(TgtPtr); });
+  return Status::success();
 }
 
 void AsyncInfo::synchronizeAtExit() {

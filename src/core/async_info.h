@@ -33,6 +33,18 @@ class AsyncInfo {
   // a queue for it), and that queue.
   bool hasQueue() const { return Raw_.Queue != nullptr; }
   void *queue() const { return Raw_.Queue; }
+  // Nothing the construct issued can still be in flight: it has queued
+  // nothing yet, or its device finishes every operation before returning.
+  bool nothingInFlight() const { return !Raw_.Queue || Device_.completesSynchronously(); }
+
+  // Writes the pointer value `Value` to device address `TgtAddr` on the
+  // queue; the source buffer lives until the synchronize (attached
+  // pointers, lambda captures).
+  Status writePointer(void *TgtAddr, void *Value);
+  // Gives back device memory the construct used once its work is done: its
+  // release is queued when the device orders releases on the queue, else
+  // made after the synchronize.
+  Status release(void *TgtPtr);
 
   // Runs after the queue's work is complete, in registration order.
   void afterSync(InlineAction Action) { PostSync_.push(std::move(Action)); }
@@ -44,7 +56,11 @@ class AsyncInfo {
 
   // Runs only if the queued work fails (before the post-sync actions): undo
   // what the construct claimed, e.g. entries whose data never arrived.
-  void onFailure(InlineAction Action) { OnFailure_.push(std::move(Action)); }
+  // Dropped at once on a device whose work is done when issued: its
+  // operations cannot fail later.
+  void onFailure(InlineAction Action) {
+    if (!Device_.completesSynchronously()) OnFailure_.push(std::move(Action));
+  }
   // Data-entering constructs (enter data, target data) keep their new entries
   // after they end, so only they need onFailure rollbacks.
   void enableRollback() { Rollback_ = true; }

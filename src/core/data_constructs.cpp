@@ -1,14 +1,15 @@
 #include "data_constructs.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <vector>
 
 #include "debug.h"
+#include "entry_exit.h"
 #include "info.h"
 #include "map_ops.h"
 #include "mappers.h"
 #include "non_contig.h"
-#include "small_array.h"
 
 namespace omptarget::core {
 
@@ -16,21 +17,26 @@ using namespace abi;
 
 namespace {
 
-// Combined struct entries are padded down to this alignment, as clang
-// expects when members are laid out inside the struct's device copy.
-constexpr int64_t kStructAlignment = 8;
 constexpr int64_t kMemberOfBits = static_cast<int64_t>(kMapMemberOfMask);
+// The most alignment a struct's device copy is given (see structPadding).
+constexpr uintptr_t kMaxStructAlignment = 16;
 
 bool isCombinedEntry(const MapArgs &A, int32_t I) {
   return parentIndex(A.Types[I]) < 0 && I + 1 < A.Num && parentIndex(A.Types[I + 1]) == I;
 }
 
-// Combined struct entries start at an aligned address, as clang lays out
-// their members relative to it.
-void padToStructAlignment(void *&HstBegin, int64_t &Size) {
-  int64_t Padding = static_cast<int64_t>(reinterpret_cast<uintptr_t>(HstBegin) % kStructAlignment);
-  HstBegin = static_cast<char *>(HstBegin) - Padding;
-  Size += Padding;
+// A combined struct entry (the members a clause maps, from the first to the
+// last) is allocated from the struct's alignment down, as clang lays the
+// members out relative to it: the bytes between that boundary and the first
+// member are device padding, never part of the mapping (an unmapped member
+// before it is not present). The struct's alignment is taken from its
+// address (at most kMaxStructAlignment).
+int64_t structPadding(const MapArgs &A, int32_t I) {
+  if (!isCombinedEntry(A, I)) return 0;
+  auto Base = reinterpret_cast<uintptr_t>(A.Bases[I]);
+  uintptr_t Alignment =
+      Base ? std::min(Base & (~Base + 1), kMaxStructAlignment) : kMaxStructAlignment;
+  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(A.Begins[I]) % Alignment);
 }
 
 Status attachPointer(Device &D, void **PtrAddr, void *PtrTgtAddr, void *HstPtrValue,
@@ -41,7 +47,74 @@ Status attachPointer(Device &D, void **PtrAddr, void *PtrTgtAddr, void *HstPtrVa
     return Status::success();
   OMPT_TRACE("omptarget", "Device %d: attach pointer at device %p = %p (host %p)", D.id(),
              PtrTgtAddr, TgtValue, HstPtrValue);
-  return D.submitPointer(PtrTgtAddr, TgtValue, Async);
+  return Async.writePointer(PtrTgtAddr, TgtValue);
+}
+
+}  // namespace
+
+namespace {
+
+// The mapper of argument I, expanded; Phase runs on its components. A
+// failing begin gives back what the components before the failing one took
+// (nothing copied back): a list item is mapped whole or not at all.
+Status mapThroughMapper(Device &D, const MapArgs &A, int32_t I, AsyncInfo &Async,
+                        Status (*Phase)(Device &, const MapArgs &, AsyncInfo &)) {
+  MapperExpansion Expansion(A, I);
+  MapArgs Sub = Expansion.args();
+  if (Phase != dataBegin) return Phase(D, Sub, Async);
+  // The construct only knows that argument I failed, so the components
+  // mapped before the failing one give their references back here (at once,
+  // or after the construct's synchronize if it has work queued, like any
+  // drop): the list item leaves no entry behind.
+  int32_t Mapped = 0;
+  Sub.Progress = &Mapped;
+  Status S = dataBegin(D, Sub, Async);
+  if (!S && Mapped > 0) {
+    Sub.Num = Mapped;
+    if (Status Undo = dataEndWithoutCopyBack(D, Sub, Async); !Undo)
+      debug::error("releasing the components of a failed mapper: %s",
+                   Undo.error().message().c_str());
+  }
+  return S;
+}
+
+[[gnu::cold]] void reportNullTarget(bool Present) {
+  debug::error("Call to getTargetPointer returned null pointer (%s).",
+               Present ? "'present' map type modifier" : "device failure or illegal mapping");
+}
+
+// use_device_ptr/addr of a list item with no device counterpart: it keeps
+// its host address (OpenMP 5.1), and LLVM's info line says so.
+[[gnu::cold]] void reportNoCounterpart(Device &D, const MapArgs &A, int32_t I) {
+  if (info::enabled(kInfoEmptyMapping))
+    info::print(D.id(), "variable %s does not have a valid device counterpart",
+                info::varName(A.nameOf(I)).c_str());
+}
+
+// The OpenMP rule of argument I's entry.
+MapRequest entryRule(const MapArgs &A, int32_t I) {
+  int64_t Type = A.Types[I];
+  MapRequest Req;
+  Req.Implicit = Type & kMapImplicit;
+  Req.Close = Type & kMapClose;
+  Req.Present = Type & kMapPresent;
+  Req.Hold = Type & kMapOmpxHold;
+  Req.HstBegin = A.Begins[I];
+  Req.Size = A.Sizes[I];
+  Req.Padding = structPadding(A, I);
+  Req.Name = A.nameOf(I);
+  Req.To = Type & kMapTo;
+  Req.Always = Type & kMapAlways;
+  // Members ride on their parent's reference count; the pointee of an
+  // attached pointer counts a reference of its own (the end phase drops
+  // it), unless it is a mapper's first component that rides on its parent.
+  // A mapper's first component for a list item of its own does count:
+  // re-mapping a present object through a mapper never re-copies it.
+  Req.UpdateRef = (!(Type & kMemberOfBits) || (Type & kMapPtrAndObj)) && !A.ridesOnParent(I);
+  // The base of an attached pointer's pointee is the pointer's value.
+  Req.HstBase =
+      (Type & kMapPtrAndObj) && A.Bases[I] ? *static_cast<void **>(A.Bases[I]) : A.Bases[I];
+  return Req;
 }
 
 }  // namespace
@@ -52,73 +125,50 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;
     if (A.Mappers && A.Mappers[I]) {
-      Status S = runMapper(D, A, I, Async, dataBegin);
-      if (!S) return S;
+      if (Status S = mapThroughMapper(D, A, I, Async, dataBegin); !S) return S;
       continue;
     }
-    void *HstBegin = A.Begins[I];
-    void *HstBase = A.Bases[I];
-    int64_t Size = A.Sizes[I];
-    if (isCombinedEntry(A, I)) padToStructAlignment(HstBegin, Size);
-    map_var_info_t Name = A.Names ? A.Names[I] : nullptr;
-    MapRequest Req;
-    Req.Implicit = Type & kMapImplicit;
-    Req.Close = Type & kMapClose;
-    Req.Present = Type & kMapPresent;
-    Req.Hold = Type & kMapOmpxHold;
-    // Members ride on their parent's reference count.
-    Req.UpdateRef = !(Type & kMemberOfBits) && !A.ridesOnParent(I);
-
+    MapRequest Req = entryRule(A, I);
     MappedPointer Pointer;
     if (Type & kMapPtrAndObj) {
-      // First the pointer itself (usually already mapped with its struct).
+      // First the pointer itself (usually already mapped with its struct,
+      // whose count it rides on when it is a member).
       MapRequest PtrReq = Req;
-      PtrReq.HstBegin = HstBase;
-      PtrReq.HstBase = HstBase;
+      PtrReq.HstBegin = PtrReq.HstBase = A.Bases[I];
       PtrReq.Size = sizeof(void *);
+      PtrReq.Padding = 0;
+      PtrReq.Name = nullptr;
+      PtrReq.UpdateRef = !(Type & kMemberOfBits) && !A.ridesOnParent(I);
+      PtrReq.To = PtrReq.Always = false;
       auto P = mapHostRange(D, PtrReq, Async);
       if (!P) {
-        debug::error("Call to getTargetPointer returned null pointer (%s).",
-                     Req.Present ? "'present' map type modifier"
-                                 : "device failure or illegal mapping");
+        reportNullTarget(Req.Present);
         return makeError("mapping the pointer %s at host %p failed: %s",
-                         info::varName(Name).c_str(), HstBase, P.error().message().c_str());
+                         info::varName(Req.Name).c_str(), A.Bases[I], P.error().message().c_str());
       }
       Pointer = *P;
-      // The pointee counts a reference of its own (the end phase drops it),
-      // unless it is a mapper's first component that rides on its parent.
-      // A mapper's first component for a list item of its own does count:
-      // re-mapping a present object through a mapper never re-copies it.
-      Req.UpdateRef = !A.ridesOnParent(I);
     }
-
-    Req.HstBegin = HstBegin;
-    Req.HstBase = HstBase;
-    Req.Size = Size;
-    Req.Name = Name;
-    Req.To = Type & kMapTo;
-    Req.Always = Type & kMapAlways;
     auto Mapped = mapHostRange(D, Req, Async);
     if (!Mapped || (!Mapped->TgtPtr && Req.Present)) {
-      debug::error("Call to getTargetPointer returned null pointer (%s).",
-                   Req.Present ? "'present' map type modifier"
-                               : "device failure or illegal mapping");
+      reportNullTarget(Req.Present);
       return makeError("mapping %s (host %p, %" PRId64 " bytes) failed%s%s",
-                       info::varName(Name).c_str(), HstBegin, Size, Mapped ? "" : ": ",
+                       info::varName(Req.Name).c_str(), Req.HstBegin, Req.Size, Mapped ? "" : ": ",
                        Mapped ? "" : Mapped.error().message().c_str());
     }
-    if (A.TgtBegins && Mapped->TgtPtr)
-      A.TgtBegins[I] = static_cast<char *>(Mapped->TgtPtr) +
-                       (static_cast<char *>(A.Begins[I]) - static_cast<char *>(HstBegin));
-    // use_device_ptr/addr: hand the device address back through the base;
-    // a list item that is not present keeps its host address (OpenMP 5.1).
-    if ((Type & kMapReturnParam) && Mapped->TgtPtr) {
-      auto Delta = reinterpret_cast<uintptr_t>(HstBegin) - reinterpret_cast<uintptr_t>(HstBase);
-      A.Bases[I] = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(Mapped->TgtPtr) - Delta);
+    if (A.TgtBegins && Mapped->TgtPtr) A.TgtBegins[I] = Mapped->TgtPtr;
+    // use_device_ptr/addr: hand the device address back through the base.
+    if (Type & kMapReturnParam) {
+      if (!Mapped->TgtPtr) {
+        reportNoCounterpart(D, A, I);
+      } else {
+        auto Delta =
+            reinterpret_cast<uintptr_t>(Req.HstBegin) - reinterpret_cast<uintptr_t>(Req.HstBase);
+        A.Bases[I] = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(Mapped->TgtPtr) - Delta);
+      }
     }
     if ((Type & kMapPtrAndObj) && !Pointer.IsHostPtr && Pointer.TgtPtr && Mapped->TgtPtr) {
-      Status S = attachPointer(D, static_cast<void **>(HstBase), Pointer.TgtPtr,
-                               *static_cast<void **>(HstBase), HstBegin, Mapped->TgtPtr, Async);
+      Status S = attachPointer(D, static_cast<void **>(A.Bases[I]), Pointer.TgtPtr, Req.HstBase,
+                               Req.HstBegin, Mapped->TgtPtr, Async);
       if (!S) return S;
     }
   }
@@ -126,116 +176,51 @@ Status dataBegin(Device &D, const MapArgs &A, AsyncInfo &Async) {
   return Status::success();
 }
 
+namespace {
+
+// The OpenMP rule of argument I's exit.
+ExitRule exitRule(const MapArgs &A, int32_t I) {
+  int64_t Type = A.Types[I];
+  ExitRule R;
+  R.HstBegin = A.Begins[I];
+  R.Size = A.Sizes[I];
+  R.Name = A.nameOf(I);
+  // Members ride on their parent's count (an attached pointee is no member).
+  R.Decrement = (!(Type & kMemberOfBits) || (Type & kMapPtrAndObj)) && !A.ridesOnParent(I);
+  R.Hold = Type & kMapOmpxHold;
+  R.Delete = Type & kMapDelete;
+  R.MustContain = !(Type & kMapImplicit);
+  if (Type & kMapFrom)
+    R.Copy = (Type & kMapAlways) ? ExitRule::CopyBack::Always : ExitRule::CopyBack::IfLast;
+  return R;
+}
+
+[[gnu::cold]] Error missingPresent(const ExitRule &R) {
+  debug::message(
+      "device mapping required by 'present' map type modifier does not exist "
+      "for host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
+      OMPT_PTR(R.HstBegin), R.Size);
+  return makeError("'present' map type modifier: %s is not mapped", info::varName(R.Name).c_str());
+}
+
+}  // namespace
+
 Status dataEnd(Device &D, const MapArgs &A, AsyncInfo &Async) {
-  // The drops deferred until after the construct's synchronize, in order.
-  SmallArray<DropRequest, 8> Drops;
+  EntryExits Exits(D, Async);
   for (int32_t I = A.Num - 1; I >= 0; --I) {
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;
     if (A.Mappers && A.Mappers[I]) {
-      Status S = runMapper(D, A, I, Async, dataEnd);
-      if (!S) return S;
+      if (Status S = mapThroughMapper(D, A, I, Async, dataEnd); !S) return S;
       continue;
     }
-    void *HstBegin = A.Begins[I];
-    int64_t Size = A.Sizes[I];
-    if (isCombinedEntry(A, I)) padToStructAlignment(HstBegin, Size);
-    bool IsMember = Type & kMemberOfBits;
-    FindRequest Req;
-    Req.HstBegin = HstBegin;
-    Req.Size = Size;
-    Req.UpdateRef = (!IsMember || (Type & kMapPtrAndObj)) && !A.ridesOnParent(I);
-    Req.Hold = Type & kMapOmpxHold;
-    Req.MustContain = !(Type & kMapImplicit);
-    Req.ForceDelete = Type & kMapDelete;
-    // Nothing of this construct can still be in flight when it queued no
-    // work yet or the device finishes every operation before returning:
-    // then restore and drop at once instead of after the synchronize.
-    const bool Settled = !Async.hasQueue() || D.completesSynchronously();
-    const bool From = Type & kMapFrom;
-    using DropWhen = FindRequest::DropWhen;
-    if (D.ordersAllocationOnQueue() && !(From && (Type & kMapAlways)))
-      // The last reference's copy back and release go on the queue.
-      Req.When = Settled ? DropWhen::LastReleasedOnQueueOthersNow
-                         : DropWhen::LastReleasedOnQueueOthersAfterSync;
-    else if (!Settled || (From && (Type & kMapAlways)))
-      Req.When = DropWhen::AfterSync;
-    else if (!From)
-      Req.When = DropWhen::Now;
-    else if (D.completesSynchronously() && Size <= kSyncCopyUnderTableLockBytes)
-      // A small last `from` is copied back at once, under the lookup's lock,
-      // instead of looking the entry up again to drop it.
-      Req.When = DropWhen::NowCopyingBackIfLast;
-    else
-      Req.When = DropWhen::NowUnlessLast;
-    Req.CopyBackOn = &Async;
-    Req.Name = A.Names ? A.Names[I] : nullptr;
-    FoundPointer Found = findMapping(D, Req);
-    if (Found.DropError || Found.CopyError)
-      return makeError("%s the device copy of %s failed",
-                       Found.CopyError ? "copying back" : "freeing",
-                       info::varName(A.Names ? A.Names[I] : nullptr).c_str());
-    if (!Found.TgtPtr) {
-      if ((Size || (Type & kMapPresent)) && (Type & kMapPresent)) {
-        debug::message(
-            "device mapping required by 'present' map type modifier does not exist "
-            "for host address " OMPT_PTR_FMT " (%" PRId64 " bytes)",
-            OMPT_PTR(HstBegin), Size);
-        return makeError("'present' map type modifier: %s is not mapped",
-                         info::varName(A.Names ? A.Names[I] : nullptr).c_str());
-      }
-      continue;  // OpenMP 5.1: a list item that is not present is ignored on exit.
-    }
-    bool Copied = false;
-    if (Found.Leaving.Tgt) {
-      // Its last reference went: the copy back, then the release, on the
-      // construct's queue (one synchronize at the end of the construct).
-      if (From) {
-        if (Status S = copyToHost(D, HstBegin, Found.TgtPtr, Size, Req.Name, Async); !S) {
-          // Never dropped unseen: the entry stays, with its last reference.
-          keepLeavingEntry(D, Found.Leaving, Async);
-          return S;
-        }
-        Copied = true;
-      }
-      if (Status S = releaseOnQueue(D, Found.Leaving, Copied, Async); !S) return S;
-      continue;
-    }
-    if (From && (Found.IsLast || (Type & kMapAlways)) && !Found.IsHostPtr && !Found.Dropped) {
-      if (Status S = copyToHost(D, HstBegin, Found.TgtPtr, Size, Req.Name, Async); !S) return S;
-      Copied = true;
-    }
-    // The copy just issued may have given the construct a queue.
-    const bool SettledNow = !Async.hasQueue() || D.completesSynchronously();
-    if (Copied && D.mappings().hasShadows()) {
-      // After the copy lands: put back host pointer values that the copy
-      // overwrote with device addresses.
-      auto Restore = [&D, HstBegin, Size] {
-        restoreShadows(D.mappings(), HstBegin, Size);
-        return Status::success();
-      };
-      if (SettledNow)
-        (void)Restore();
-      else
-        Async.afterSync(Restore);
-    }
-    // Members ride on their parent's count; everything else drops its
-    // reference once the construct's queued work is complete.
-    if (Req.UpdateRef && !Found.IsHostPtr && !Found.Dropped) {
-      DropRequest Drop;
-      Drop.HstBegin = HstBegin;
-      Drop.Size = Size;
-      Drop.Hold = Req.Hold;
-      Drop.ForceDelete = Req.ForceDelete;
-      Drop.CopyBackIfLast = From;
-      Drop.AlreadyCopied = Copied;
-      if (!SettledNow)
-        Drops.push_back(Drop);
-      else if (Status S = dropReference(D, Drop); !S)
-        return S;
-    }
+    ExitRule R = exitRule(A, I);
+    Expected<bool> Found = Exits.leave(R);
+    if (!Found) return Found.takeError();
+    // OpenMP 5.1: a list item that is not present is ignored on exit.
+    if (!*Found && (Type & kMapPresent)) return missingPresent(R);
   }
-  for (const DropRequest &R : Drops) Async.afterSync([&D, R] { return dropReference(D, R); });
+  Exits.finish();
   return Status::success();
 }
 
@@ -269,19 +254,19 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type, m
   auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
   auto End = Begin + static_cast<uintptr_t>(Size);
   if (Type & kMapFrom) {
-    if (Status S = D.retrieve(HstBegin, Tgt, Size, Async); !S) return S;
+    if (Status S = D.retrieve(HstBegin, Tgt, Size, *Async.raw()); !S) return S;
     if (D.mappings().hasShadows())
       Async.afterSync([&D, HstBegin, Size] {
-        restoreShadows(D.mappings(), HstBegin, Size);
+        D.mappings().restoreShadows(reinterpret_cast<uintptr_t>(HstBegin), Size);
         return Status::success();
       });
   }
   if (Type & kMapTo) {
-    if (Status S = D.submit(Tgt, HstBegin, Size, Async); !S) return S;
+    if (Status S = D.submit(Tgt, HstBegin, Size, *Async.raw()); !S) return S;
     // The copy overwrote attached pointers on the device with host values.
     Status Result;
     D.mappings().forEachShadow(Begin, End, false, [&](void **, const ShadowPointer &Shadow) {
-      if (Status S = D.submitPointer(Shadow.TgtPtrAddr, Shadow.TgtPtrValue, Async); !S && Result)
+      if (Status S = Async.writePointer(Shadow.TgtPtrAddr, Shadow.TgtPtrValue); !S && Result)
         Result = std::move(S);
     });
     return Result;
@@ -296,8 +281,7 @@ Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
     int64_t Type = A.Types[I];
     if (Type & (kMapLiteral | kMapPrivate)) continue;
     if (A.Mappers && A.Mappers[I]) {
-      Status S = runMapper(D, A, I, Async, dataUpdate);
-      if (!S) return S;
+      if (Status S = mapThroughMapper(D, A, I, Async, dataUpdate); !S) return S;
       continue;
     }
     map_var_info_t Name = A.Names ? A.Names[I] : nullptr;

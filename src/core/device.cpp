@@ -6,7 +6,6 @@
 #include <string>
 #include <string_view>
 
-#include "async_info.h"
 #include "debug.h"
 #include "env.h"
 #include "profile.h"
@@ -47,7 +46,8 @@ Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {
                      Plugin_.name().c_str(), PluginDeviceId_);
   Initialized_ = true;
   const auto &F = Plugin_.fn();
-  if (profile::recording() && F.profile_device) profile::attachDevice(Id_, profileLabel(), F.profile_device, PluginDeviceId_);
+  if (profile::recording() && F.profile_device)
+    profile::attachDevice(Id_, profileLabel(), F.profile_device, PluginDeviceId_);
   if (F.completes_synchronously && F.completes_synchronously(PluginDeviceId_) == 1)
     CopyPolicy_ = CopyPolicy::Immediate;
   else if (!Plugin_.hasEvents())
@@ -147,8 +147,9 @@ Status Device::unlockHost(void *HstPtr) {
   return Status::success();
 }
 
-Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind, AsyncInfo *Async) {
-  __tgt_async_info *Queue = Async && OrdersAllocationOnQueue_ ? Async->raw() : nullptr;
+Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind,
+                                  __tgt_async_info *OnQueue) {
+  __tgt_async_info *Queue = OrdersAllocationOnQueue_ ? OnQueue : nullptr;
   void *Ptr = Ops_.data_alloc(Ops_.Device, Size, HstPtr, Kind, Queue);
   if (!Ptr && Size > 0)
     // The plugin's own error line says why (out of memory, a driver shutting
@@ -161,36 +162,30 @@ Expected<void *> Device::allocate(int64_t Size, void *HstPtr, int32_t Kind, Asyn
   return Ptr;
 }
 
-Status Device::freeMemory(void *TgtPtr, AsyncInfo *Async) {
-  __tgt_async_info *Queue = Async && OrdersAllocationOnQueue_ ? Async->raw() : nullptr;
+Status Device::freeMemory(void *TgtPtr, __tgt_async_info *OnQueue) {
+  __tgt_async_info *Queue = OrdersAllocationOnQueue_ ? OnQueue : nullptr;
   if (Ops_.data_delete(Ops_.Device, TgtPtr, Queue) != kOffloadSuccess)
     return makeError("device %d: freeing device memory at %p failed", Id_, TgtPtr);
   OMPT_TRACE("omptarget", "Device %d: freed %p", Id_, TgtPtr);
   return Status::success();
 }
 
-Status Device::submit(void *TgtPtr, void *HstPtr, int64_t Size, AsyncInfo &Async) {
+Status Device::submit(void *TgtPtr, void *HstPtr, int64_t Size, __tgt_async_info &Queue) {
   OMPT_TRACE("omptarget", "Device %d: copy %" PRId64 " bytes host %p -> device %p", Id_, Size,
              HstPtr, TgtPtr);
-  if (Ops_.data_submit_async(Ops_.Device, TgtPtr, HstPtr, Size, Async.raw()) != kOffloadSuccess)
+  if (Ops_.data_submit_async(Ops_.Device, TgtPtr, HstPtr, Size, &Queue) != kOffloadSuccess)
     return makeError("device %d: copying %" PRId64 " bytes from host %p to device %p failed", Id_,
                      Size, HstPtr, TgtPtr);
   return Status::success();
 }
 
-Status Device::retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Async) {
+Status Device::retrieve(void *HstPtr, void *TgtPtr, int64_t Size, __tgt_async_info &Queue) {
   OMPT_TRACE("omptarget", "Device %d: copy %" PRId64 " bytes device %p -> host %p", Id_, Size,
              TgtPtr, HstPtr);
-  if (Ops_.data_retrieve_async(Ops_.Device, HstPtr, TgtPtr, Size, Async.raw()) != kOffloadSuccess)
+  if (Ops_.data_retrieve_async(Ops_.Device, HstPtr, TgtPtr, Size, &Queue) != kOffloadSuccess)
     return makeError("device %d: copying %" PRId64 " bytes from device %p to host %p failed", Id_,
                      Size, TgtPtr, HstPtr);
   return Status::success();
-}
-
-Status Device::submitPointer(void *TgtAddr, void *Value, AsyncInfo &Async) {
-  auto Buffer = std::make_shared<void *>(Value);
-  Async.afterSync([Buffer] { return Status::success(); });
-  return submit(TgtAddr, Buffer.get(), sizeof(void *), Async);
 }
 
 bool Device::canExchangeWith(const Device &Dst) const {
@@ -201,11 +196,12 @@ bool Device::canExchangeWith(const Device &Dst) const {
   return F.is_data_exchangable && F.is_data_exchangable(PluginDeviceId_, Dst.PluginDeviceId_);
 }
 
-Status Device::exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, AsyncInfo &Async) {
+Status Device::exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size,
+                        __tgt_async_info &Queue) {
   const auto &F = Plugin_.fn();
   int32_t Rc = F.data_exchange_async
                    ? F.data_exchange_async(PluginDeviceId_, SrcPtr, Dst.PluginDeviceId_, DstPtr,
-                                           Size, Async.raw())
+                                           Size, &Queue)
                    : F.data_exchange(PluginDeviceId_, SrcPtr, Dst.PluginDeviceId_, DstPtr, Size);
   if (Rc != kOffloadSuccess)
     return makeError("copying %" PRId64 " bytes from device %d (%p) to device %d (%p) failed", Size,
@@ -214,9 +210,10 @@ Status Device::exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, A
 }
 
 Status Device::launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs, bool Teams,
-                      int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount, AsyncInfo &Async) {
+                      int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount,
+                      __tgt_async_info &Queue) {
   if (Ops_.run_region_async(Ops_.Device, Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit,
-                            TripCount, Teams ? 1 : 0, Async.raw()) != kOffloadSuccess)
+                            TripCount, Teams ? 1 : 0, &Queue) != kOffloadSuccess)
     return makeError("device %d: launching the kernel failed", Id_);
   return Status::success();
 }

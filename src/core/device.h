@@ -31,8 +31,6 @@
 
 namespace omptarget::core {
 
-class AsyncInfo;
-
 // How a device's copies into mapping entries are ordered before other
 // constructs' use of those entries (the rules are in entry_copies.h).
 enum class CopyPolicy : uint8_t {
@@ -113,23 +111,23 @@ class Device {
   // wait for it through the mapping entry's event, entry_copies.h), and it
   // is not reused before the construct's earlier work is done.
   bool ordersAllocationOnQueue() const { return OrdersAllocationOnQueue_; }
-  // Device memory for Size bytes; on Async's queue when
-  // ordersAllocationOnQueue() (else Async is ignored).
-  Expected<void *> allocate(int64_t Size, void *HstPtr, int32_t Kind, AsyncInfo *Async = nullptr);
-  // Frees device memory that allocate returned; on Async's queue when
+  // The operations below take the construct's plugin-level async info (an
+  // AsyncInfo's raw(), async_info.h): the device knows queues, not
+  // constructs.
+  // Device memory for Size bytes; on Queue when ordersAllocationOnQueue()
+  // (else Queue is ignored).
+  Expected<void *> allocate(int64_t Size, void *HstPtr, int32_t Kind,
+                            __tgt_async_info *Queue = nullptr);
+  // Frees device memory that allocate returned; on Queue when
   // ordersAllocationOnQueue() (else at once: the caller has synchronized).
-  Status freeMemory(void *TgtPtr, AsyncInfo *Async = nullptr);
-  Status submit(void *TgtPtr, void *HstPtr, int64_t Size, AsyncInfo &Async);
-  Status retrieve(void *HstPtr, void *TgtPtr, int64_t Size, AsyncInfo &Async);
-  // Writes the pointer value `Value` to device address `TgtAddr` on the
-  // construct's queue; the source buffer lives until the construct's
-  // synchronize (attached pointers, lambda captures).
-  Status submitPointer(void *TgtAddr, void *Value, AsyncInfo &Async);
+  Status freeMemory(void *TgtPtr, __tgt_async_info *Queue = nullptr);
+  Status submit(void *TgtPtr, void *HstPtr, int64_t Size, __tgt_async_info &Queue);
+  Status retrieve(void *HstPtr, void *TgtPtr, int64_t Size, __tgt_async_info &Queue);
   // Copy to `Dst` (this device or another device of the same plugin).
-  Status exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, AsyncInfo &Async);
+  Status exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, __tgt_async_info &Queue);
   bool canExchangeWith(const Device &Dst) const;
   Status launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs, bool Teams,
-                int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount, AsyncInfo &Async);
+                int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount, __tgt_async_info &Queue);
   Status synchronize(__tgt_async_info &Raw);
 
   // The device's unique id (omp_get_uid_from_device): the plugin's

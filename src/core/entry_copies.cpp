@@ -19,7 +19,7 @@ namespace {
 
 Status submitReported(Device &D, const EntryCopy &C, AsyncInfo &Async) {
   if (info::enabled(abi::kInfoDataTransfer)) reportCopyToDevice(D, C);
-  return D.submit(C.Tgt, C.Hst, C.Size, Async);
+  return D.submit(C.Tgt, C.Hst, C.Size, *Async.raw());
 }
 
 // E's event recorded on Queue (created on first use, reused for every copy).
@@ -126,6 +126,14 @@ Status copyIntoEntry(Device &D, MapEntry &E, TableLock &Lock, const EntryCopy &C
     drainAfterFailedFill(D, Async);
   }
   return Copied;
+}
+
+Status useEntryWithoutCopy(Device &D, MapEntry &E, bool Created, TableLock &Lock,
+                           AsyncInfo &Async) {
+  // A new entry allocated on the queue is filled by its allocation.
+  if (Created && D.ordersAllocationOnQueue() && Async.hasQueue())
+    return publishAllocation(D, E, Lock, Async);
+  return waitForEntryData(D, E, Lock, Async);
 }
 
 Status waitForEntryData(Device &D, MapEntry &E, TableLock &Lock,

@@ -9,49 +9,28 @@ using MapperFunction = void (*)(void *Handle, void *Base, void *Begin, int64_t S
                                 void *Name);
 }
 
-Status runMapper(Device &D, const MapArgs &Args, int32_t I, AsyncInfo &Async, DataPhase Phase) {
+MapperExpansion::MapperExpansion(const MapArgs &Args, int32_t I) {
   MapperComponents Components;
   auto Mapper = reinterpret_cast<MapperFunction>(Args.Mappers[I]);
-  Mapper(&Components, Args.Bases[I], Args.Begins[I], Args.Sizes[I], Args.Types[I],
-         Args.Names ? Args.Names[I] : nullptr);
+  const int64_t OuterType = Args.Types[I];
+  Mapper(&Components, Args.Bases[I], Args.Begins[I], Args.Sizes[I], OuterType, Args.nameOf(I));
   OMPT_TRACE("omptarget", "Mapper of argument %d produced %zu components", I,
              Components.Items.size());
-  size_t N = Components.Items.size();
-  std::vector<void *> Bases(N), Begins(N);
-  std::vector<int64_t> Sizes(N), Types(N);
-  std::vector<map_var_info_t> Names(N);
-  for (size_t K = 0; K < N; ++K) {
-    const MapperComponent &C = Components.Items[K];
-    Bases[K] = C.Base;
-    Begins[K] = C.Begin;
-    Sizes[K] = C.Size;
-    Types[K] = C.Type;
-    Names[K] = C.Name;
+  const int64_t Inherited = OuterType & kInheritedModifiers;
+  for (const MapperComponent &C : Components.Items) {
+    Bases_.push_back(C.Base);
+    Begins_.push_back(C.Begin);
+    Sizes_.push_back(C.Size);
+    Types_.push_back(C.Type | Inherited);
+    Names_.push_back(C.Name);
   }
-  MapArgs Sub;
-  Sub.Num = static_cast<int32_t>(N);
-  Sub.Bases = Bases.data();
-  Sub.Begins = Begins.data();
-  Sub.Sizes = Sizes.data();
-  Sub.Types = Types.data();
-  Sub.Names = Names.data();
-  Sub.FirstRidesOnParent = (Args.Types[I] & static_cast<int64_t>(abi::kMapMemberOfMask)) != 0;
-  if (Phase != dataBegin) return Phase(D, Sub, Async);
-
-  // The construct only knows that argument I failed, so the components
-  // mapped before the failing one give their references back here (at once,
-  // or after the construct's synchronize if it has work queued, like any
-  // drop): the list item leaves no entry behind.
-  int32_t Mapped = 0;
-  Sub.Progress = &Mapped;
-  Status S = dataBegin(D, Sub, Async);
-  if (!S && Mapped > 0) {
-    Sub.Num = Mapped;
-    if (Status Undo = dataEndWithoutCopyBack(D, Sub, Async); !Undo)
-      debug::error("releasing the components of a failed mapper: %s",
-                   Undo.error().message().c_str());
-  }
-  return S;
+  Args_.Num = static_cast<int32_t>(Components.Items.size());
+  Args_.Bases = Bases_.data();
+  Args_.Begins = Begins_.data();
+  Args_.Sizes = Sizes_.data();
+  Args_.Types = Types_.data();
+  Args_.Names = Names_.data();
+  Args_.FirstRidesOnParent = (OuterType & static_cast<int64_t>(abi::kMapMemberOfMask)) != 0;
 }
 
 }  // namespace omptarget::core

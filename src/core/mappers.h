@@ -1,13 +1,22 @@
 // User-defined mappers (`declare mapper`): clang emits a mapper function per
 // mapper that, called with a handle, pushes the component maps of one list
-// item through __tgt_push_mapper_component. The runtime then runs the data
-// phase on those components as if they had been the construct's arguments.
+// item through __tgt_push_mapper_component (nested mappers push into the
+// same handle). expandMapper calls it and returns the components as
+// arguments of their own, which the data phases (data_constructs.h) then
+// map as if they had been the construct's.
+//
+// The outer clause's modifiers reach every component: clang 14 and 19 build
+// a component's map type from the mapper's own clause, adjusted only by the
+// outer `to`/`from`, so an `always`, `close`, `present` or `ompx_hold` on
+// the clause that names the mapper would be lost (OpenMP applies them to
+// the list item, hence to everything its mapper maps). The expansion adds
+// them to each component.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "data_constructs.h"
+#include "map_args.h"
 
 namespace omptarget::core {
 
@@ -24,12 +33,21 @@ struct MapperComponents {
   std::vector<MapperComponent> Items;
 };
 
-using DataPhase = Status (*)(Device &, const MapArgs &, AsyncInfo &);
+// The modifiers of an outer map clause that every component inherits.
+constexpr int64_t kInheritedModifiers =
+    static_cast<int64_t>(abi::kMapAlways | abi::kMapClose | abi::kMapPresent | abi::kMapOmpxHold);
 
-// Expands argument `I` of `Args` with its mapper and runs `Phase` on the
-// components. When `Phase` is dataBegin and a component fails, the components
-// before it give back what they took (nothing copied back): a list item is
-// mapped whole or not at all.
-Status runMapper(Device &D, const MapArgs &Args, int32_t I, AsyncInfo &Async, DataPhase Phase);
+// The components of argument I of Args (which has a mapper), as arguments.
+class MapperExpansion {
+ public:
+  MapperExpansion(const MapArgs &Args, int32_t I);
+  const MapArgs &args() const { return Args_; }
+
+ private:
+  std::vector<void *> Bases_, Begins_;
+  std::vector<int64_t> Sizes_, Types_;
+  std::vector<map_var_info_t> Names_;
+  MapArgs Args_;
+};
 
 }  // namespace omptarget::core

@@ -47,14 +47,13 @@ MappingTable::~MappingTable() {
 LookupResult MappingTable::lookupAround(uintptr_t Begin, int64_t Size) {
   LookupResult Result;
   if (ByRange_.empty()) return Result;
+  if (Size == 0) return lookupAddress(Begin);
   uintptr_t End = Begin + static_cast<uintptr_t>(Size);
   auto Near = ByRange_.around(Begin);
   if (Near.AtOrBefore) {
     MapEntry &E = *Near.AtOrBefore->Val;
     Result.Entry = &E;
-    // A zero-sized entry contains exactly its own address.
-    Result.IsContained = (Begin >= E.HstBegin && Begin < E.HstEnd && End <= E.HstEnd) ||
-                         (E.HstBegin == E.HstEnd && Begin == E.HstBegin && Size == 0);
+    Result.IsContained = Begin >= E.HstBegin && Begin < E.HstEnd && End <= E.HstEnd;
     Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
   }
   if (!(Result.IsContained || Result.ExtendsAfter) && Near.After) {
@@ -64,6 +63,32 @@ LookupResult MappingTable::lookupAround(uintptr_t Begin, int64_t Size) {
     Result.ExtendsAfter = Begin < E.HstEnd && End > E.HstEnd;
   }
   if (!Result.found()) Result.Entry = nullptr;
+  return Result;
+}
+
+// A zero-length list item (a pointer captured by a region, use_device_ptr,
+// use_device_addr) is an address, not a range: it belongs to the entry
+// whose range holds it, or else to the entry it points into through the
+// entry's base. An entry mapped as a section of a pointer's pointee
+// (`map(A[64:128])`) has the pointer's value as its base, so the pointer
+// itself finds it even though the section starts past it (OpenMP 5.1,
+// pointer initialization for device data environments). An address at an
+// entry's end, past its base, belongs to none.
+LookupResult MappingTable::lookupAddress(uintptr_t Addr) {
+  LookupResult Result;
+  auto Near = ByRange_.around(Addr);
+  if (Near.AtOrBefore) {
+    MapEntry &E = *Near.AtOrBefore->Val;
+    // A zero-sized entry contains exactly its own address.
+    Result.IsContained =
+        Addr < E.HstEnd || Addr < E.HstBase || (E.HstBegin == E.HstEnd && Addr == E.HstBegin);
+    if (Result.IsContained) Result.Entry = &E;
+  }
+  if (!Result.IsContained && Near.After) {
+    MapEntry &E = *Near.After->Val;
+    Result.IsContained = Addr >= E.HstBase;
+    if (Result.IsContained) Result.Entry = &E;
+  }
   return Result;
 }
 
@@ -156,6 +181,11 @@ void MappingTable::forEachShadow(uintptr_t Begin, uintptr_t End, bool Erase,
     It = Erase ? Shadows_.erase(It) : std::next(It);
   }
   ShadowCount_.store(Shadows_.size(), std::memory_order_release);
+}
+
+void MappingTable::restoreShadows(uintptr_t Begin, int64_t Size) {
+  forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
+                [](void **HstAddr, const ShadowPointer &Shadow) { *HstAddr = Shadow.HstPtrValue; });
 }
 
 }  // namespace omptarget::core

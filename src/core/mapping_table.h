@@ -50,6 +50,11 @@ struct MapEntry {
   uintptr_t HstBegin = 0;
   uintptr_t HstEnd = 0;
   uintptr_t TgtBegin = 0;
+  // Bytes of the device allocation before TgtBegin: a struct's entry that
+  // begins at a member is allocated from the struct's alignment down, so
+  // that its device copy keeps the host layout's alignment, while the entry
+  // (what is present) covers only the mapped members.
+  uintptr_t TgtPadding = 0;
   uint64_t DynRef = 1;
   uint64_t HoldRef = 0;
   map_var_info_t Name = nullptr;
@@ -80,6 +85,8 @@ struct MapEntry {
   std::atomic<bool> TransferBusy{false};
 
   int64_t size() const { return static_cast<int64_t>(HstEnd - HstBegin); }
+  // What the device allocator returned for the entry (to free it).
+  uintptr_t allocationBegin() const { return TgtBegin - TgtPadding; }
   uint64_t totalRef() const;
   void incRef(bool Hold);
   void decRef(bool Hold);
@@ -170,6 +177,9 @@ class MappingTable {
   // them afterwards when Erase.
   void forEachShadow(uintptr_t Begin, uintptr_t End, bool Erase,
                      const std::function<void(void **, const ShadowPointer &)> &Visit);
+  // After a copy back into [Begin, +Size): puts back the host pointer
+  // values that the copy overwrote with device addresses.
+  void restoreShadows(uintptr_t Begin, int64_t Size);
 
  private:
   // Entries live in Entries_ (stable addresses, in chunks; a freed entry's
@@ -182,6 +192,8 @@ class MappingTable {
   // no allocation). All guarded by Mutex.
   // lookup() without an exact-begin match: the address-ordered search.
   LookupResult lookupAround(uintptr_t Begin, int64_t Size) REQUIRES(Mutex);
+  // lookupAround for a zero-length item: the entry that holds the address.
+  LookupResult lookupAddress(uintptr_t Addr) REQUIRES(Mutex);
 
   ObjectPool<MapEntry> Entries_ GUARDED_BY(Mutex);
   ChunkedOrderedMap<MapEntry *> ByRange_ GUARDED_BY(Mutex);

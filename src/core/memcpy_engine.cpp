@@ -19,29 +19,30 @@ Status copyBytes(char *Dst, Device *DstDev, const char *Src, Device *SrcDev, siz
   }
   if (!SrcDev) {
     AsyncInfo Async(*DstDev);
-    if (Status S = DstDev->submit(Dst, const_cast<char *>(Src), Size, Async); !S) return S;
+    if (Status S = DstDev->submit(Dst, const_cast<char *>(Src), Size, *Async.raw()); !S) return S;
     return Async.synchronize();
   }
   if (!DstDev) {
     AsyncInfo Async(*SrcDev);
-    if (Status S = SrcDev->retrieve(Dst, const_cast<char *>(Src), Size, Async); !S) return S;
+    if (Status S = SrcDev->retrieve(Dst, const_cast<char *>(Src), Size, *Async.raw()); !S) return S;
     return Async.synchronize();
   }
   if (SrcDev->canExchangeWith(*DstDev)) {
     AsyncInfo Async(*SrcDev);
-    if (Status S = SrcDev->exchange(const_cast<char *>(Src), *DstDev, Dst, Size, Async); !S)
+    if (Status S = SrcDev->exchange(const_cast<char *>(Src), *DstDev, Dst, Size, *Async.raw()); !S)
       return S;
     return Async.synchronize();
   }
   std::vector<char> Staging(Length);
   {
     AsyncInfo Async(*SrcDev);
-    if (Status S = SrcDev->retrieve(Staging.data(), const_cast<char *>(Src), Size, Async); !S)
+    if (Status S = SrcDev->retrieve(Staging.data(), const_cast<char *>(Src), Size, *Async.raw());
+        !S)
       return S;
     if (Status S = Async.synchronize(); !S) return S;
   }
   AsyncInfo Async(*DstDev);
-  if (Status S = DstDev->submit(Dst, Staging.data(), Size, Async); !S) return S;
+  if (Status S = DstDev->submit(Dst, Staging.data(), Size, *Async.raw()); !S) return S;
   return Async.synchronize();
 }
 
@@ -58,9 +59,10 @@ Expected<Device *> memcpyDevice(int DeviceNum, const char *Call, const char *Whi
 bool validCopyRanges(const char *Call, const void *Dst, size_t DstOffset, const void *Src,
                      size_t SrcOffset, size_t Length) {
   if (!rangeFits(Dst, DstOffset, Length) || !rangeFits(Src, SrcOffset, Length)) {
-    debug::error("%s: %zu bytes at offset %zu (destination) and %zu (source) do not fit in the "
-                 "address space (a negative value passed as a size?); nothing was copied",
-                 Call, Length, DstOffset, SrcOffset);
+    debug::error(
+        "%s: %zu bytes at offset %zu (destination) and %zu (source) do not fit in the "
+        "address space (a negative value passed as a size?); nothing was copied",
+        Call, Length, DstOffset, SrcOffset);
     return false;
   }
   AllocationRegistry &Blocks = Runtime::get().allocations();
@@ -168,13 +170,14 @@ bool validRectArguments(const char *Call, const void *Dst, const void *Src, size
     const void *Base;
     const size_t *Offsets, *Dims;
   };
-  for (const Side &S : {Side{"destination", Dst, DstOffsets, DstDims},
-                        Side{"source", Src, SrcOffsets, SrcDims}}) {
+  for (const Side &S :
+       {Side{"destination", Dst, DstOffsets, DstDims}, Side{"source", Src, SrcOffsets, SrcDims}}) {
     std::optional<size_t> End = boxEnd(ElementSize, NumDims, Volume, S.Offsets, S.Dims);
     if (!End || !rangeFits(S.Base, 0, *End)) {
-      debug::error("%s: %s: the copied box does not fit in the address space (a negative value "
-                   "passed as a size?); nothing was copied",
-                   Call, S.Which);
+      debug::error(
+          "%s: %s: the copied box does not fit in the address space (a negative value "
+          "passed as a size?); nothing was copied",
+          Call, S.Which);
       return false;
     }
     if (auto Why = Runtime::get().allocations().overrun(S.Base, 0, *End)) {

@@ -47,7 +47,7 @@ class PrivateArguments {
       Pending_.push_back({ArgSlot, Offset});
       return Status::success();
     }
-    auto Tgt = D_.allocate(Size, HstBegin, kAllocDefault, &Async_);
+    auto Tgt = D_.allocate(Size, HstBegin, kAllocDefault, Async_.raw());
     if (!Tgt) return Tgt.takeError();
     Owned_.push_back(*Tgt);
     Direct_.push_back({ArgSlot, *Tgt});
@@ -58,12 +58,12 @@ class PrivateArguments {
     for (auto &[Slot, Ptr] : Direct_) KernelArgs[Slot] = Ptr;
     if (Pending_.empty()) return Status::success();
     auto Tgt = D_.allocate(static_cast<int64_t>(Packed_.size()), Packed_.data(), kAllocDefault,
-                           &Async_);
+                           Async_.raw());
     if (!Tgt) return Tgt.takeError();
     Owned_.push_back(*Tgt);
     for (auto &[Slot, Offset] : Pending_) KernelArgs[Slot] = static_cast<char *>(*Tgt) + Offset;
-    // Packed_ lives until freeDeviceCopies(), which runs after the final synchronize.
-    return D_.submit(*Tgt, Packed_.data(), static_cast<int64_t>(Packed_.size()), Async_);
+    // Packed_ lives as long as this object, past the construct's synchronize.
+    return D_.submit(*Tgt, Packed_.data(), static_cast<int64_t>(Packed_.size()), *Async_.raw());
   }
 
   // The packed host copy of the first-private argument in kernel slot
@@ -75,13 +75,12 @@ class PrivateArguments {
     return nullptr;
   }
 
-  // On the construct's queue before its synchronize when the device orders
-  // releases there (after the launch that uses them), else after it.
-  Status freeDeviceCopies() {
+  // Gives the device copies back once the construct's work (the launch that
+  // uses them) is done; called before its synchronize.
+  Status releaseDeviceCopies() {
     Status Result;
-    AsyncInfo *Queue = D_.ordersAllocationOnQueue() ? &Async_ : nullptr;
     for (void *Ptr : Owned_)
-      if (Status S = D_.freeMemory(Ptr, Queue); !S && Result) Result = std::move(S);
+      if (Status S = Async_.release(Ptr); !S && Result) Result = std::move(S);
     Owned_.clear();
     return Result;
   }
@@ -131,7 +130,7 @@ Status attachLambdaCapture(Device &D, const MapArgs &A, int32_t I,
   }
   void *LambdaTgt = translate(D, A.Begins[Parent], A.Sizes[Parent]);
   if (!LambdaTgt) return Status::success();
-  return D.submitPointer(static_cast<char *>(LambdaTgt) + Delta, PointeeTgt, Async);
+  return Async.writePointer(static_cast<char *>(LambdaTgt) + Delta, PointeeTgt);
 }
 
 // A failed region gives back the references its arguments took, copying
@@ -161,16 +160,12 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   SmallArray<ptrdiff_t, kInlineArgs> Offsets(NumArgs);
   SmallArray<void *, kInlineArgs> TgtBegins;
   TgtBegins.assign(NumArgs, nullptr);
-  // Every exit frees the private copies (on the queue, or after the
-  // synchronize when the device cannot order releases there) and
-  // synchronizes once.
+  // Every exit releases the private copies and synchronizes once.
   auto Finish = [&](Status S) -> Status {
-    Status Freed = Status::success();
-    if (Privates && D.ordersAllocationOnQueue()) Freed = Privates->freeDeviceCopies();
+    Status Freed = Privates ? Privates->releaseDeviceCopies() : Status::success();
     Status Sync = Async.synchronize();
-    if (Privates && !D.ordersAllocationOnQueue()) Freed = Privates->freeDeviceCopies();
     if (!S) return S;
-    return !Sync ? std::move(Sync) : std::move(Freed);
+    return !Freed ? std::move(Freed) : std::move(Sync);
   };
 
   int32_t Mapped = 0;
@@ -228,7 +223,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
              Runtime::get().images().kernelName(Launch.HostRegion), D.id(), KernelArgs.size());
   if (Status S = D.launch(*Entry, KernelArgs.data(), Offsets.data(),
                           static_cast<int32_t>(KernelArgs.size()), Launch.Teams, Launch.NumTeams,
-                          Launch.ThreadLimit, Launch.TripCount, Async);
+                          Launch.ThreadLimit, Launch.TripCount, *Async.raw());
       !S) {
     debug::error("Executing target region abort target.");
     const char *Name = Runtime::get().images().kernelName(Launch.HostRegion);

@@ -3,7 +3,7 @@
 //  - entry events: a construct that reuses an entry whose H2D copy is still
 //    queued makes its own queue wait on the entry's event (device-side: the
 //    host does not block), and its work runs only after the copy;
-//  - the lookup path (omp_target_is_present, findMapping, translate) never
+//  - the lookup path (omp_target_is_present, the exit lookup, translate) never
 //    waits; the `present` map modifier still orders the kernel after the copy;
 //  - one event per entry, reused for every re-copy (`always`), given back
 //    when the entry goes; plugins without events finish the copy under the
@@ -23,6 +23,7 @@
 #include <random>
 #include <thread>
 
+#include "entry_exit.h"
 #include "fake_plugin.h"
 #include "map_ops.h"
 #include "target_launch.h"
@@ -106,7 +107,7 @@ TEST_F(AsyncMappingTest, ReuseOfInFlightCopyWaitsOnTheEntryEvent) {
   // Work on the second queue after the wait sees the whole copy, even when
   // that queue is synchronized first (from another thread).
   std::vector<int> Seen(kInts, -1);
-  ASSERT_TRUE(D->retrieve(Seen.data(), Ent.Tgt, kBytes, *Second));
+  ASSERT_TRUE(D->retrieve(Seen.data(), Ent.Tgt, kBytes, *Second->raw()));
   std::atomic<bool> Done{false};
   bool SecondOk = false;
   std::thread T;
@@ -143,10 +144,17 @@ TEST_F(AsyncMappingTest, LookupPathDoesNotWait) {
 
   EXPECT_EQ(omp_target_is_present(A.data(), D->id()), 1);
   EXPECT_EQ(translate(*D, A.data(), kBytes), Tgt);
-  FindRequest R;
-  R.HstBegin = A.data();
-  R.Size = kBytes;
-  EXPECT_EQ(findMapping(*D, R).TgtPtr, Tgt);
+  {
+    // The exit path's lookup, for a member that rides on its parent.
+    AsyncInfo Exit(*D);
+    EntryExits Exits(*D, Exit);
+    ExitRule R;
+    R.HstBegin = A.data();
+    R.Size = kBytes;
+    Expected<bool> Found = Exits.leave(R);
+    ASSERT_TRUE(Found);
+    EXPECT_TRUE(*Found);
+  }
 
   auto After = fake::eventCounters();
   EXPECT_EQ(After.Wait, Before.Wait) << "a lookup made a queue wait";
@@ -302,7 +310,7 @@ TEST_F(AsyncMappingTest, ReferencesHeldUntilTheConstructSynchronizes) {
   void *Tgt = entry(A.data(), kBytes).Tgt;
   std::vector<int> Seen(kInts, -1);
   // The region's "kernel": a D2H read of a's device copy, queued.
-  ASSERT_TRUE(D->retrieve(Seen.data(), Tgt, kBytes, Q));
+  ASSERT_TRUE(D->retrieve(Seen.data(), Tgt, kBytes, *Q.raw()));
   ASSERT_TRUE(dataEnd(*D, Region.M, Q));  // the region ends, not yet synchronized
 
   // exit data on another thread: its reference was not the last one.

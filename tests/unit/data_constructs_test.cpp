@@ -275,11 +275,15 @@ TEST_P(DataTest, MemberOfCombinedEntry) {
   EntryInfo E = entry(&Obj.B[0], Span);
   ASSERT_TRUE(E.Mapped);
   EXPECT_EQ(E.Dyn, 1u) << "members do not add references";
-  // Padded down to 8 bytes: the entry starts at the struct.
-  EXPECT_EQ(E.HstBegin, reinterpret_cast<uintptr_t>(&Obj));
-  EXPECT_EQ(E.HstEnd, reinterpret_cast<uintptr_t>(&Obj + 1));
+  // The entry holds the mapped members only; the device copy is allocated
+  // from the struct's alignment down (padding), so it keeps the host layout.
+  EXPECT_EQ(E.HstBegin, reinterpret_cast<uintptr_t>(&Obj.B[0]));
+  EXPECT_EQ(E.HstEnd, reinterpret_cast<uintptr_t>(&Obj.C + 1));
   EXPECT_EQ(tableSize(), 1u);
-  auto *DevObj = static_cast<T *>(entry(&Obj).Tgt);
+  EXPECT_FALSE(entry(&Obj.A, sizeof(int)).Mapped) << "the padding is not mapped";
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(E.Tgt) % alignof(T),
+            reinterpret_cast<uintptr_t>(&Obj.B[0]) % alignof(T));
+  auto *DevObj = reinterpret_cast<T *>(static_cast<char *>(E.Tgt) - offsetof(T, B));
   EXPECT_EQ(DevObj->B[0], 2);
   EXPECT_EQ(DevObj->B[1], 3);
   EXPECT_EQ(DevObj->C, 6);
@@ -347,8 +351,7 @@ TEST_P(DataTest, UpdateNonContiguous) {
   __tgt_target_non_contig Rows[2] = {{0, 4, 16}, {0, 1, 4}};
   omptarget::Status S = update({Arg{Top, Rows, 2, FROM | kMapNonContig}});
   ASSERT_FALSE(S);
-  EXPECT_NE(S.error().message().find("reach past the end of the address space"),
-            std::string::npos)
+  EXPECT_NE(S.error().message().find("reach past the end of the address space"), std::string::npos)
       << S.error().message();
   EXPECT_EQ(fake::counters().Retrieve, Before.Retrieve);
 }

@@ -274,7 +274,7 @@ TEST_P(TargetTest, QueueDoneActionsRunBeforeFailureRollbacks) {
   auto Allocated = D->allocate(sizeof A, A, kAllocDefault);
   ASSERT_TRUE(Allocated);
   void *Tgt = *Allocated;
-  ASSERT_TRUE(D->submit(Tgt, A, sizeof A, Async));  // queued work
+  ASSERT_TRUE(D->submit(Tgt, A, sizeof A, *Async.raw()));  // queued work
   Async.afterSync([&] {
     Order.push_back("post-sync");
     return omptarget::Status::success();
