@@ -7,7 +7,7 @@
 // check isX86_64SharedObject) and "idle" (no device, like the CUDA plugin
 // without a GPU; it takes images whose first byte is odd). The entry points
 // themselves need the Runtime, which loads the plugins from disk and stops
-// the process on a malformed descriptor, so the target calls the layers
+// the process on a corrupt descriptor, so the target calls the layers
 // Runtime::registerLib calls, in its order.
 //
 // The input builds a descriptor of real memory: a host entry table (null

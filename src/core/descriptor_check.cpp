@@ -1,5 +1,7 @@
 #include "descriptor_check.h"
 
+#include <cstdint>
+
 #include "entry_range.h"
 
 namespace omptarget::core {
@@ -7,8 +9,18 @@ namespace omptarget::core {
 namespace {
 const void *ptr(const void *P) { return P; }
 
+// The flaw of an entry table that checkEntryRange refused: ordered non-null
+// bounds fail only for a size that is not a whole number of records (another
+// compiler's entry layout); a null or reversed bound is corruption.
+DescriptorFlaw rangeFlaw(const __tgt_offload_entry *Begin, const __tgt_offload_entry *End) {
+  auto B = reinterpret_cast<uintptr_t>(Begin);
+  auto E = reinterpret_cast<uintptr_t>(End);
+  return B != 0 && E != 0 && B <= E ? DescriptorFlaw::Layout : DescriptorFlaw::Corrupt;
+}
+
 // Every record of a checked table has a name; globals (size > 0) and kernels
-// (their region ids) have an address.
+// (their region ids) have an address. A record without them is read through
+// a layout that is not its compiler's.
 Status checkEntries(const __tgt_bin_desc &Desc, const char *Table, const __tgt_offload_entry *Begin,
                     size_t Count) {
   for (size_t I = 0; I < Count; ++I) {
@@ -24,13 +36,17 @@ Status checkEntries(const __tgt_bin_desc &Desc, const char *Table, const __tgt_o
 }
 }  // namespace
 
-Status checkDescriptor(const __tgt_bin_desc &Desc) {
+Status checkDescriptor(const __tgt_bin_desc &Desc, DescriptorFlaw &Flaw) {
+  Flaw = DescriptorFlaw::Layout;
   Expected<size_t> HostCount = checkEntryRange(Desc.HostEntriesBegin, Desc.HostEntriesEnd);
-  if (!HostCount)
+  if (!HostCount) {
+    Flaw = rangeFlaw(Desc.HostEntriesBegin, Desc.HostEntriesEnd);
     return makeError("descriptor %p: host entries: %s", ptr(&Desc),
                      HostCount.error().message().c_str());
+  }
   if (Status S = checkEntries(Desc, "host", Desc.HostEntriesBegin, *HostCount); !S) return S;
 
+  Flaw = DescriptorFlaw::Corrupt;
   if (Desc.NumDeviceImages < 0)
     return makeError("descriptor %p has a negative number of device images (%d)", ptr(&Desc),
                      Desc.NumDeviceImages);
@@ -39,6 +55,7 @@ Status checkDescriptor(const __tgt_bin_desc &Desc) {
                      Desc.NumDeviceImages);
   for (int32_t I = 0; I < Desc.NumDeviceImages; ++I) {
     const __tgt_device_image &Image = Desc.DeviceImages[I];
+    Flaw = DescriptorFlaw::Corrupt;
     if (!Image.ImageStart || !Image.ImageEnd)
       return makeError("descriptor %p: device image %d has a null bound [%p, %p)", ptr(&Desc), I,
                        Image.ImageStart, Image.ImageEnd);
@@ -46,9 +63,12 @@ Status checkDescriptor(const __tgt_bin_desc &Desc) {
       return makeError("descriptor %p: device image %d ends before it begins [%p, %p)", ptr(&Desc),
                        I, Image.ImageStart, Image.ImageEnd);
     Expected<size_t> Count = checkEntryRange(Image.EntriesBegin, Image.EntriesEnd);
-    if (!Count)
+    if (!Count) {
+      Flaw = rangeFlaw(Image.EntriesBegin, Image.EntriesEnd);
       return makeError("descriptor %p: device image %d: %s", ptr(&Desc), I,
                        Count.error().message().c_str());
+    }
+    Flaw = DescriptorFlaw::Layout;
     // clang 14 gives every image the host's table; the core pairs the
     // plugin's entries with the host's by position.
     if (*Count != *HostCount)
@@ -59,6 +79,11 @@ Status checkDescriptor(const __tgt_bin_desc &Desc) {
       if (Status S = checkEntries(Desc, "device image", Image.EntriesBegin, *Count); !S) return S;
   }
   return Status::success();
+}
+
+Status checkDescriptor(const __tgt_bin_desc &Desc) {
+  DescriptorFlaw Flaw;
+  return checkDescriptor(Desc, Flaw);
 }
 
 }  // namespace omptarget::core

@@ -29,6 +29,10 @@ std::vector<std::string> split(const std::string &Text) {
   }
   return Fields;
 }
+
+// What follows the last '/' of a path, as LLVM 14's SourceInfo::removePath
+// takes it.
+std::string baseName(const std::string &Path) { return Path.substr(Path.find_last_of('/') + 1); }
 }  // namespace
 
 void setLevel(uint32_t Flags) { detail::Level.set(Flags); }
@@ -49,7 +53,8 @@ SourceLocation location(const ident_t *Loc) {
   // ";file;function;line;column;;"
   std::vector<std::string> F = split(Loc->psource);
   if (F.size() < 5) return Result;
-  Result.File = F[1];
+  Result.Path = F[1];
+  Result.File = baseName(F[1]);
   Result.Function = F[2];
   Result.Line = std::atoi(F[3].c_str());
   Result.Column = std::atoi(F[4].c_str());
@@ -68,7 +73,8 @@ SourceLocation declaration(map_var_info_t Name) {
   if (!Name) return Result;
   std::vector<std::string> F = split(static_cast<const char *>(Name));
   if (F.size() > 4) {
-    Result.File = F[2];
+    Result.Path = F[2];
+    Result.File = baseName(F[2]);
     Result.Line = std::atoi(F[3].c_str());
     Result.Column = std::atoi(F[4].c_str());
   }

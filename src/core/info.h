@@ -27,8 +27,13 @@ inline bool enabled(uint32_t Kind) { return (level() & Kind) != 0; }
 // "Libomptarget device <Id> info: <text>" on stderr.
 void print(int32_t DeviceId, const char *Format, ...) __attribute__((format(printf, 2, 3)));
 
+// Where a construct is, or where a mapped variable was declared. File is the
+// file's base name, which LLVM 14 prints in every message ("prog.c:6:1");
+// Path is the whole path clang recorded (as it was given on clang's command
+// line), which the profile keeps.
 struct SourceLocation {
   std::string File = "unknown";
+  std::string Path = "unknown";
   std::string Function = "unknown";
   int Line = 0;
   int Column = 0;
@@ -37,7 +42,7 @@ struct SourceLocation {
 SourceLocation location(const ident_t *Loc);
 // The variable name recorded in a map name (";name;file;line;col;;"), or "unknown".
 std::string varName(map_var_info_t Name);
-// Where that variable was declared (File, Line, Column; the other fields
+// Where that variable was declared (File, Path, Line, Column; the other fields
 // keep their defaults), or "unknown" and 0s.
 SourceLocation declaration(map_var_info_t Name);
 

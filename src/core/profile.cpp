@@ -118,13 +118,14 @@ void jsonString(std::string &Out, const char *S) {
   Out += '"';
 }
 
-// "file:line:column" of a construct, or empty when the program was built
-// without -g / -gline-tables-only (clang then records no location).
+// "path:line:column" of a construct (the whole path clang recorded, where
+// messages print only the file's base name), or empty when the program was
+// built without -g / -gline-tables-only (clang then records no location).
 std::string locationText(const ident_t *Loc) {
   if (!Loc) return {};
   info::SourceLocation L = info::location(Loc);
   if (!L.Known) return {};
-  return L.File + ":" + std::to_string(L.Line) + ":" + std::to_string(L.Column);
+  return L.Path + ":" + std::to_string(L.Line) + ":" + std::to_string(L.Column);
 }
 
 void appendMicros(std::string &Out, uint64_t Ns) {

@@ -7,7 +7,6 @@
 
 #include "debug.h"
 #include "descriptor_check.h"
-#include "entry_range.h"
 #include "env.h"
 #include "exit_mark.h"
 #include "scoped_lock.h"
@@ -184,18 +183,31 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
     debug::error("__tgt_register_lib: null descriptor ignored");
     return;
   }
-  // A descriptor the runtime cannot read stops the program (docs/usage.md):
-  // nothing of it can be trusted to run on a device, and a program that
-  // silently loses its offloading is worse than one that says why. With
-  // offloading disabled the descriptor is not needed: it is ignored.
-  if (Status S = checkDescriptor(*Desc); !S) {
+  // A descriptor of another compiler's entry layout is ignored, as an image
+  // no plugin accepts is: its target regions run on the host, and under
+  // OMP_TARGET_OFFLOAD=mandatory the first of them is fatal (api_target.cpp,
+  // no device). A corrupt one stops the program: the pointer given is not a
+  // descriptor. With offloading disabled no descriptor is needed: either is
+  // ignored. (docs/usage.md, "Malformed binary descriptors".)
+  DescriptorFlaw Flaw;
+  if (Status S = checkDescriptor(*Desc, Flaw); !S) {
+    const char *What = S.error().message().c_str();
+    const char *Hint =
+        Flaw == DescriptorFlaw::Layout ? kLayoutDescriptorHint : kCorruptDescriptorHint;
     if (ConfiguredPolicy_ == OffloadPolicy::Disabled) {
       debug::error(
-          "__tgt_register_lib: %s; offloading is disabled, so the descriptor is ignored; %s",
-          S.error().message().c_str(), kRebuildHint);
+          "__tgt_register_lib: %s; offloading is disabled, so the descriptor is ignored; %s", What,
+          Hint);
       return;
     }
-    debug::fatal(1, "__tgt_register_lib: %s; %s", S.error().message().c_str(), kRebuildHint);
+    if (Flaw == DescriptorFlaw::Corrupt) debug::fatal(1, "__tgt_register_lib: %s; %s", What, Hint);
+    debug::warning("__tgt_register_lib: %s; the descriptor is ignored, so %s; %s", What,
+                   ConfiguredPolicy_ == OffloadPolicy::Mandatory
+                       ? "the first target region of this binary is a fatal error "
+                         "(OMP_TARGET_OFFLOAD=mandatory)"
+                       : "the target regions of this binary run on the host",
+                   Hint);
+    return;
   }
   loadPlugins();
   std::string IdlePlugins;

@@ -19,7 +19,7 @@ int main(void) {
   int a[8] = {0};
   // ALL-NOT: ignoring LIBOMPTARGET_INFO
   // HEX-NOT: ignoring LIBOMPTARGET_INFO
-  // ARGS: Libomptarget device 0 info: Entering OpenMP kernel at {{.*}}info_all_bits.c:[[@LINE+9]]:{{[0-9]+}} with 1 arguments:
+  // ARGS: Libomptarget device 0 info: Entering OpenMP kernel at info_all_bits.c:[[@LINE+9]]:{{[0-9]+}} with 1 arguments:
   // NOARGS-NOT: Entering OpenMP kernel
   // ALL: Libomptarget device 0 info: Creating new map entry with HstPtrBegin=0x{{[0-9a-f]+}}, TgtPtrBegin=0x{{[0-9a-f]+}}, Size=32, DynRefCount=1, HoldRefCount=0, Name=a
   // ALL: Libomptarget device 0 info: Copying data from host to device, HstPtr=0x{{[0-9a-f]+}}, TgtPtr=0x{{[0-9a-f]+}}, Size=32, Name=a

@@ -11,7 +11,7 @@ int main(void) {
   setbuf(stdout, NULL);
   double a[10];
   int n = 10;
-  // CHECK: Libomptarget device 0 info: Entering OpenMP kernel at {{.*}}info_kernel.c:[[@LINE+4]]:{{[0-9]+}} with 2 arguments:
+  // CHECK: Libomptarget device 0 info: Entering OpenMP kernel at info_kernel.c:[[@LINE+4]]:{{[0-9]+}} with 2 arguments:
   // CHECK-DAG: Libomptarget device 0 info: from(a)[80]
   // CHECK-DAG: Libomptarget device 0 info: firstprivate(n)[4] (implicit)
   // CHECK: Libomptarget device 0 info: Creating new map entry with HstPtrBegin=0x{{[0-9a-f]+}}, TgtPtrBegin=0x{{[0-9a-f]+}}, Size=80, DynRefCount=1, HoldRefCount=0, Name=a
@@ -24,9 +24,9 @@ int main(void) {
 
   int b[2] = {0, 0};
 #pragma omp target enter data map(to : b) device(1)
-  // CHECK: Libomptarget device 1 info: OpenMP Host-Device pointer mappings after block at {{.*}}info_kernel.c:[[@LINE+3]]:{{[0-9]+}}:
+  // CHECK: Libomptarget device 1 info: OpenMP Host-Device pointer mappings after block at info_kernel.c:[[@LINE+3]]:{{[0-9]+}}:
   // CHECK: Libomptarget device 1 info: Host Ptr           Target Ptr         Size (B) DynRefCount HoldRefCount Declaration
-  // CHECK: Libomptarget device 1 info: 0x{{[0-9a-f]+}} 0x{{[0-9a-f]+}} 8 {{ *}}1 {{ *}}0 {{ *}}b at {{.*}}info_kernel.c:{{[0-9]+}}:{{[0-9]+}}
+  // CHECK: Libomptarget device 1 info: 0x{{[0-9a-f]+}} 0x{{[0-9a-f]+}} 8 {{ *}}1 {{ *}}0 {{ *}}b at info_kernel.c:{{[0-9]+}}:{{[0-9]+}}
 #pragma omp target device(1) map(tofrom : b)
   b[1] = 5;
 #pragma omp target exit data map(delete : b) device(1)

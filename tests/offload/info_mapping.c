@@ -12,7 +12,7 @@ int main(void) {
   setbuf(stdout, NULL);
   int x[4] = {1, 2, 3, 4};
   // QUIET-NOT: Libomptarget device 0 info
-  // INFO: Libomptarget device 0 info: Entering OpenMP data region at {{.*}}info_mapping.c:[[@LINE+4]]:{{[0-9]+}} with 1 arguments:
+  // INFO: Libomptarget device 0 info: Entering OpenMP data region at info_mapping.c:[[@LINE+4]]:{{[0-9]+}} with 1 arguments:
   // INFO: Libomptarget device 0 info: to(x)[16]
   // INFO: Libomptarget device 0 info: Creating new map entry with HstPtrBegin=0x{{[0-9a-f]+}}, TgtPtrBegin=0x{{[0-9a-f]+}}, Size=16, DynRefCount=1, HoldRefCount=0, Name=x
   // INFO: Libomptarget device 0 info: Copying data from host to device, HstPtr=0x{{[0-9a-f]+}}, TgtPtr=0x{{[0-9a-f]+}}, Size=16, Name=x
@@ -24,7 +24,7 @@ int main(void) {
   x[0] += 10;
   // CHECK: marker 2
   printf("marker 2\n");
-  // INFO: Libomptarget device 0 info: Exiting OpenMP data region at {{.*}}info_mapping.c:[[@LINE+3]]:{{[0-9]+}} with 1 arguments:
+  // INFO: Libomptarget device 0 info: Exiting OpenMP data region at info_mapping.c:[[@LINE+3]]:{{[0-9]+}} with 1 arguments:
   // INFO: Libomptarget device 0 info: Copying data from device to host, TgtPtr=0x{{[0-9a-f]+}}, HstPtr=0x{{[0-9a-f]+}}, Size=16, Name=x
   // INFO: Libomptarget device 0 info: Removing map entry with HstPtrBegin=0x{{[0-9a-f]+}}, TgtPtrBegin=0x{{[0-9a-f]+}}, Size=16, Name=x
 #pragma omp target exit data map(from : x)

@@ -1,9 +1,9 @@
 // LIBOMPTARGET_PROFILE=FILE writes a Chrome trace of the host side: one span
-// per construct and runtime call, with its source location (built with
-// -gline-tables-only) and device, on the host thread that ran it (two
-// threads here); the file is strict JSON. LIBOMPTARGET_PROFILE_SUMMARY=1
-// prints at exit the same table as tools/omptarget-profile prints from the
-// file. Unset, nothing is written.
+// per construct and runtime call, with its source location (-gline-tables-only;
+// the path clang was given, not the base name messages print) and device, on the
+// host thread that ran it (two threads here); the file is strict JSON.
+// LIBOMPTARGET_PROFILE_SUMMARY=1 prints at exit the same table as
+// tools/omptarget-profile prints from the file. Unset, nothing is written.
 // REQUIRES: omptarget-core
 // RUN: %clang-offload -gline-tables-only %s -o %t
 // RUN: rm -f %t.json
@@ -46,7 +46,7 @@ int main(void) {
   return 0;
 }
 
-// SPANS: span 1 target data begin loc={{.*}}profile_trace.c:26:1 device=0
+// SPANS: span 1 target data begin loc=/{{.*}}/profile_trace.c:26:1 device=0
 // SPANS: span 1 target teams loc={{.*}}profile_trace.c:28:1 device=0
 // SPANS: span 1 target data update loc={{.*}}profile_trace.c:30:1 device=0
 // SPANS: span 1 target data end loc={{.*}}profile_trace.c:26:1 device=0

@@ -1,0 +1,47 @@
+// Source locations in messages are the file's base name, as LLVM 14 prints
+// them, however clang was given the file: by an absolute path (lit's %s) or
+// by a relative path with directories (sub/dir/...). Checked in every line
+// that prints one: the arguments of a construct (LIBOMPTARGET_INFO 0x1), the
+// mapping table after a construct and its Declaration column (0x4), and the
+// location before the fatal error of a failed construct (a 'present' map of
+// data that is not mapped). Each check starts right after "at " or at the
+// start of the line, so a directory in front of the name fails it.
+// RUN: %clang-offload -fopenmp-version=51 %s -o %t.abs
+// RUN: rm -rf %t.d && mkdir -p %t.d/sub/dir && cp %s %t.d/sub/dir/info_source_basename.c
+// RUN: cd %t.d && %clang-offload -fopenmp-version=51 sub/dir/info_source_basename.c -o %t.rel
+// RUN: %run env LIBOMPTARGET_INFO=-1 %t.abs 2>&1 | %fcheck --check-prefix=INFO
+// RUN: %run env LIBOMPTARGET_INFO=-1 %t.rel 2>&1 | %fcheck --check-prefix=INFO
+// RUN: not --crash %run %t.abs present 2>&1 | %fcheck --check-prefix=FATAL
+// RUN: not --crash %run %t.rel present 2>&1 | %fcheck --check-prefix=FATAL
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  setbuf(stdout, NULL);
+  int x = 1;
+  int arr[4] = {0, 0, 0, 0};
+  if (argc > 1 && !strcmp(argv[1], "present")) {
+    // FATAL: Libomptarget message: device mapping required by 'present' map type modifier does not exist
+    // FATAL: {{^}}info_source_basename.c:[[@LINE+1]]:1: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
+#pragma omp target map(present, to : arr)
+    arr[0] = 1;
+  }
+  // INFO: Libomptarget device 0 info: Entering OpenMP data region at info_source_basename.c:[[@LINE+4]]:1 with 1 arguments:
+  // INFO: Libomptarget device 0 info: OpenMP Host-Device pointer mappings after block at info_source_basename.c:[[@LINE+3]]:1:
+  // INFO-NEXT: Libomptarget device 0 info: Host Ptr           Target Ptr         Size (B) DynRefCount HoldRefCount Declaration
+  // INFO-NEXT: Libomptarget device 0 info: 0x{{[0-9a-f]+}} 0x{{[0-9a-f]+}} 4 {{ *}}1 {{ *}}0 {{ *}}x at info_source_basename.c:21:7
+#pragma omp target data map(tofrom : x)
+  {
+    // INFO: Libomptarget device 0 info: Entering OpenMP kernel at info_source_basename.c:[[@LINE+2]]:1 with 2 arguments:
+    // INFO: Libomptarget device 0 info: OpenMP Host-Device pointer mappings after block at info_source_basename.c:[[@LINE+1]]:1:
+#pragma omp target map(tofrom : x, arr)
+    x += 1;
+    // INFO: Libomptarget device 0 info: Updating OpenMP data at info_source_basename.c:[[@LINE+2]]:1 with 1 arguments:
+    // INFO: Libomptarget device 0 info: OpenMP Host-Device pointer mappings after block at info_source_basename.c:[[@LINE+1]]:1:
+#pragma omp target update from(x)
+  }
+  // INFO: Libomptarget device 0 info: Exiting OpenMP data region at info_source_basename.c:[[@LINE-10]]:1 with 1 arguments:
+  // INFO: x=2
+  printf("x=%d\n", x);
+  return 0;
+}
