@@ -6,6 +6,7 @@
 #include "entry_range.h"
 #include "env.h"
 #include "generic_plugin.h"
+#include "scoped_lock.h"
 
 namespace omptarget::plugin {
 
@@ -62,7 +63,7 @@ Status GenericDevice::deinit() {
     if (!S) Problems += S.error().message() + "; ";
   };
   {
-    std::lock_guard Lock(AsyncInfosMutex_);
+    ScopedLock Lock(AsyncInfosMutex_);
     for (auto &AI : AsyncInfos_)
       if (AI->Queue) Note(synchronize(AI.get()));
     AsyncInfos_.clear();
@@ -85,7 +86,7 @@ Status GenericDevice::deinit() {
     Note(std::move(Unpinned));
   }
   {
-    std::unique_lock Lock(ImagesMutex_);
+    ScopedLock Lock(ImagesMutex_);
     Kernels_.store(nullptr, std::memory_order_release);
     KernelTables_.clear();
     KernelNames_.clear();
@@ -132,7 +133,7 @@ Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_imag
                E->name, E->size, static_cast<unsigned>(E->flags), *Addr);
   }
 
-  std::unique_lock Lock(ImagesMutex_);
+  ScopedLock Lock(ImagesMutex_);
   // Publish a new table: the old one plus this image's kernels (an entry
   // already known keeps its first name). Launches may still read the old one.
   auto Table = std::make_unique<KernelTable>();
@@ -160,7 +161,7 @@ const char *GenericDevice::findKernel(void *Entry) const {
 }
 
 size_t GenericDevice::numImages() const {
-  std::shared_lock Lock(ImagesMutex_);
+  ScopedLock Lock(ImagesMutex_);
   return Images_.size();
 }
 
@@ -208,7 +209,7 @@ Status GenericDevice::synchronize(__tgt_async_info *AsyncInfo) {
 Expected<__tgt_async_info *> GenericDevice::initAsyncInfo() {
   auto AI = std::make_unique<__tgt_async_info>();
   if (Expected<void *> Q = queueOf(*AI); !Q) return Q.takeError();
-  std::lock_guard Lock(AsyncInfosMutex_);
+  ScopedLock Lock(AsyncInfosMutex_);
   AsyncInfos_.push_back(std::move(AI));
   return AsyncInfos_.back().get();
 }
@@ -216,7 +217,7 @@ Expected<__tgt_async_info *> GenericDevice::initAsyncInfo() {
 Status GenericDevice::releaseAsyncInfo(__tgt_async_info *AsyncInfo) {
   std::unique_ptr<__tgt_async_info> Owned;
   {
-    std::lock_guard Lock(AsyncInfosMutex_);
+    ScopedLock Lock(AsyncInfosMutex_);
     auto It = std::find_if(AsyncInfos_.begin(), AsyncInfos_.end(),
                            [&](const auto &AI) { return AI.get() == AsyncInfo; });
     if (It == AsyncInfos_.end())

@@ -29,24 +29,28 @@
 // returns it to the pool and resets Queue to null.
 //
 // Thread safety: every method of sections a and b but init/deinit (driven by
-// GenericPlugin under its lock) may be called concurrently.
+// GenericPlugin under its lock) may be called concurrently. Both locks here
+// are FutexMutexes (futex_mutex.h), taken with ScopedLock and checked by the
+// thread-safety analysis; neither is held while the other is taken.
 // ImagesMutex_ guards Images_, KernelNames_ and KernelTables_ and serialises
-// image loads; the kernel table a launch tests against is immutable once
+// image loads (exclusive for numImages() too: its one reader is the device
+// description, and no launch takes the lock, so a reader/writer lock would
+// buy nothing); the kernel table a launch tests against is immutable once
 // published through Kernels_ (an atomic pointer: launches take no lock), and
 // every published table stays alive until deinit. AsyncInfosMutex_ guards
-// AsyncInfos_. The queue and event pools, the memory manager and the pinned
-// map lock themselves. Initialized_ and SharedQueue_ are written by init/deinit only,
-// before or after every other call; DeferredRetrievesAccepted_ is atomic. The operations on one
-// queue are ordered by the caller.
+// AsyncInfos_ (taken by init_async_info / release_async_info and deinit, not
+// by constructs). The queue and event pools, the memory manager and the
+// pinned map lock themselves. Initialized_ and SharedQueue_ are written by
+// init/deinit only, before or after every other call;
+// DeferredRetrievesAccepted_ is atomic. The operations on one queue are
+// ordered by the caller.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -54,6 +58,7 @@
 #include "device_image.h"
 #include "device_profile.h"
 #include "error.h"
+#include "futex_mutex.h"
 #include "memory_manager.h"
 #include "omptarget/abi.h"
 #include "omptarget/plugin_abi.h"
@@ -294,8 +299,8 @@ class GenericDevice : private HostPinner {
   // __tgt_device_op of the operation's kind and sizes; nullptr: untimed),
   // Issue goes through issueTimed.
   template <typename IssueFn, typename DescribeFn>
-  Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel,
-                 IssueFn &&Issue, DescribeFn &&Describe);
+  Status onQueue(__tgt_async_info &AsyncInfo, const char *Call, const char *Kernel, IssueFn &&Issue,
+                 DescribeFn &&Describe);
   // onQueue with Describe, out of line: what the halves call when the
   // device is profiled (one test of the profile's switch on their fast
   // path, which stays as it was without the profile).
@@ -462,11 +467,12 @@ class GenericDevice : private HostPinner {
   struct KernelTable {
     std::vector<std::pair<void *, const char *>> Sorted;
   };
-  mutable std::shared_mutex ImagesMutex_;  // guards the three below, serialises loads
-  std::vector<std::unique_ptr<DeviceImage>> Images_;
-  std::deque<std::string> KernelNames_;                           // stable storage of names
-  std::vector<std::unique_ptr<const KernelTable>> KernelTables_;  // every version published
-  std::atomic<const KernelTable *> Kernels_{nullptr};             // the current version (no lock)
+  mutable FutexMutex ImagesMutex_;  // guards the three below, serialises loads
+  std::vector<std::unique_ptr<DeviceImage>> Images_ GUARDED_BY(ImagesMutex_);
+  std::deque<std::string> KernelNames_ GUARDED_BY(ImagesMutex_);  // stable storage of names
+  // Every version published.
+  std::vector<std::unique_ptr<const KernelTable>> KernelTables_ GUARDED_BY(ImagesMutex_);
+  std::atomic<const KernelTable *> Kernels_{nullptr};  // the current version (no lock)
 
   DeviceProfile Profile_;        // locks itself
   MemoryManager MemoryManager_;  // locks itself
@@ -477,8 +483,8 @@ class GenericDevice : private HostPinner {
   Expected<PinnedRange> pin(void *HstPtr, size_t Size) final { return pinHostImpl(HstPtr, Size); }
   Status unpin(const PinnedRange &R) final { return unpinHostImpl(R); }
 
-  std::mutex AsyncInfosMutex_;  // guards AsyncInfos_
-  std::vector<std::unique_ptr<__tgt_async_info>> AsyncInfos_;
+  FutexMutex AsyncInfosMutex_;
+  std::vector<std::unique_ptr<__tgt_async_info>> AsyncInfos_ GUARDED_BY(AsyncInfosMutex_);
 };
 
 }  // namespace omptarget::plugin

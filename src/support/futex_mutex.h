@@ -1,8 +1,8 @@
 // FutexMutex: the runtime's one mutex, core and plugins alike (the mapping
 // table and its entries, the device table, the image registry, the plugins'
 // pools, memory manager and CUDA tables). Taken with ScopedLock / UniqueLock
-// (scoped_lock.h), which the thread-safety analysis follows; std::mutex
-// remains only where a std::condition_variable waits on the lock.
+// (scoped_lock.h), which the thread-safety analysis follows; a thread that
+// waits for a condition under it waits on a CondVar (cond_var.h).
 //
 // Why this kind, measured: a construct takes the mapping table's lock twice,
 // and this lock instead of std::mutex took ~120 instructions off an empty

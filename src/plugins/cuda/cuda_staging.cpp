@@ -7,6 +7,7 @@
 #include "cuda_driver.h"
 #include "debug.h"
 #include "env.h"
+#include "scoped_lock.h"
 
 namespace omptarget::cuda {
 
@@ -32,28 +33,29 @@ ParallelCopier::ParallelCopier(unsigned Threads) {
 
 ParallelCopier::~ParallelCopier() {
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     Stop_ = true;
   }
   Start_.notify_all();
   for (std::thread &T : Helpers_) T.join();
 }
 
-void ParallelCopier::copySlice(unsigned Index) {
-  size_t Begin = Slice_ * Index;
-  if (Begin >= Size_) return;
-  std::memcpy(Dst_ + Begin, Src_ + Begin, std::min(Slice_, Size_ - Begin));
+void ParallelCopier::copySlice(const Job &J, unsigned Index) {
+  size_t Begin = J.Slice * Index;
+  if (Begin >= J.Size) return;
+  std::memcpy(J.Dst + Begin, J.Src + Begin, std::min(J.Slice, J.Size - Begin));
 }
 
 void ParallelCopier::helperLoop(unsigned Index) {
   uint64_t Seen = 0;
-  std::unique_lock Lock(Mutex_);
+  UniqueLock Lock(Mutex_);
   for (;;) {
-    Start_.wait(Lock, [&] { return Stop_ || Generation_ != Seen; });
+    while (!Stop_ && Generation_ == Seen) Start_.wait(Mutex_);
     if (Stop_) return;
     Seen = Generation_;
+    Job J = Job_;  // the memory it names stays valid until Pending_ is 0
     Lock.unlock();
-    copySlice(Index);  // the job's fields stay fixed until Pending_ is 0
+    copySlice(J, Index);
     Lock.lock();
     if (--Pending_ == 0) Done_.notify_one();
   }
@@ -67,19 +69,17 @@ void ParallelCopier::copy(void *Dst, const void *Src, size_t Size) {
   size_t Threads = Helpers_.size() + 1;
   size_t Slice = (Size + Threads - 1) / Threads;
   Slice = (Slice + kSliceAlign - 1) / kSliceAlign * kSliceAlign;
+  Job J{static_cast<char *>(Dst), static_cast<const char *>(Src), Size, Slice};
   {
-    std::lock_guard Lock(Mutex_);
-    Dst_ = static_cast<char *>(Dst);
-    Src_ = static_cast<const char *>(Src);
-    Size_ = Size;
-    Slice_ = Slice;
+    ScopedLock Lock(Mutex_);
+    Job_ = J;
     Pending_ = static_cast<unsigned>(Helpers_.size());
     ++Generation_;
   }
   Start_.notify_all();
-  copySlice(0);
-  std::unique_lock Lock(Mutex_);
-  Done_.wait(Lock, [&] { return Pending_ == 0; });
+  copySlice(J, 0);
+  ScopedLock Lock(Mutex_);
+  while (Pending_ != 0) Done_.wait(Mutex_);
 }
 
 // ---- StagingPipeline -------------------------------------------------------
@@ -147,7 +147,7 @@ bool StagingPipeline::ready() {
 Status StagingPipeline::hostToDevice(CUdeviceptr Dst, const void *Src, size_t Size,
                                      CUstream Stream) {
   const Driver &D = driver();
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   if (!ready()) return check(D.cuMemcpyHtoDAsync(Dst, Src, Size, Stream), "cuMemcpyHtoDAsync");
   const char *From = static_cast<const char *>(Src);
   Status S;
@@ -169,37 +169,38 @@ Status StagingPipeline::hostToDevice(CUdeviceptr Dst, const void *Src, size_t Si
 
 Status StagingPipeline::deviceToHost(void *Dst, CUdeviceptr Src, size_t Size, CUstream Stream) {
   const Driver &D = driver();
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   if (!ready()) return check(D.cuMemcpyDtoHAsync(Dst, Src, Size, Stream), "cuMemcpyDtoHAsync");
   char *To = static_cast<char *>(Dst);
   size_t NumChunks = (Size + kChunkBytes - 1) / kChunkBytes;
-  auto Len = [&](size_t I) { return std::min(kChunkBytes, Size - I * kChunkBytes); };
-  // DMA of chunk I into its buffer, once the buffer's previous use is done.
-  auto Issue = [&](size_t I) -> Status {
-    size_t B = I % kNumBuffers;
-    if (Status S = check(D.cuEventSynchronize(Events_[B]), "cuEventSynchronize (staging buffer)");
-        !S)
-      return S;
-    if (Status S = check(D.cuMemcpyDtoHAsync(Buffers_[B], Src + I * kChunkBytes, Len(I), Stream),
-                         "cuMemcpyDtoHAsync (staged)");
-        !S)
-      return S;
-    return check(D.cuEventRecord(Events_[B], Stream), "cuEventRecord (staging buffer)");
-  };
   Status S;
-  for (size_t I = 0; I < std::min(kNumBuffers, NumChunks) && S; ++I) S = Issue(I);
+  for (size_t I = 0; I < std::min(kNumBuffers, NumChunks) && S; ++I)
+    S = issueDeviceToHost(I, Src, Size, Stream);
   for (size_t I = 0; I < NumChunks && S; ++I) {
     size_t B = I % kNumBuffers;
     if (!(S = check(D.cuEventSynchronize(Events_[B]), "cuEventSynchronize (staged copy)"))) break;
-    Copier_->copy(To + I * kChunkBytes, Buffers_[B], Len(I));
-    if (I + kNumBuffers < NumChunks) S = Issue(I + kNumBuffers);
+    Copier_->copy(To + I * kChunkBytes, Buffers_[B], chunkBytes(I, Size));
+    if (I + kNumBuffers < NumChunks) S = issueDeviceToHost(I + kNumBuffers, Src, Size, Stream);
   }
   if (!S) (void)D.cuStreamSynchronize(Stream);
   return S;
 }
 
+Status StagingPipeline::issueDeviceToHost(size_t I, CUdeviceptr Src, size_t Size, CUstream Stream) {
+  const Driver &D = driver();
+  size_t B = I % kNumBuffers;
+  if (Status S = check(D.cuEventSynchronize(Events_[B]), "cuEventSynchronize (staging buffer)"); !S)
+    return S;
+  if (Status S = check(D.cuMemcpyDtoHAsync(Buffers_[B], Src + I * kChunkBytes, chunkBytes(I, Size),
+                                           Stream),
+                       "cuMemcpyDtoHAsync (staged)");
+      !S)
+    return S;
+  return check(D.cuEventRecord(Events_[B], Stream), "cuEventRecord (staging buffer)");
+}
+
 Status StagingPipeline::tearDown() {
-  std::lock_guard Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   return tearDownLocked();
 }
 

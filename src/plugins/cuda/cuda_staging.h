@@ -36,22 +36,27 @@
 // (cuMemAllocHost, cuMemHostRegister) and managed memory keep the direct path.
 //
 // The caller makes the device's context current before every call.
-// Thread safety: one pipeline per device; Mutex_ serializes staged copies
-// (concurrent large copies to one device run one after the other; each
-// already uses all helper threads and the copy engine).
+// Thread safety: one pipeline per device; its Mutex_ guards the buffers, the
+// events, the copier and Failed_, and serializes staged copies (concurrent
+// large copies to one device run one after the other; each already uses all
+// helper threads and the copy engine). A ParallelCopier's Mutex_ guards its
+// job and the counters its helpers wait on (Start_ and Done_, CondVars of
+// that mutex). Lock order: the pipeline's Mutex_, then its copier's. Both
+// are FutexMutexes (futex_mutex.h), checked by the thread-safety analysis.
 #pragma once
 
 #include <cuda.h>
 
-#include <condition_variable>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
+#include "cond_var.h"
 #include "error.h"
+#include "futex_mutex.h"
 
 namespace omptarget::cuda {
 
@@ -69,18 +74,24 @@ class ParallelCopier {
   unsigned threads() const { return static_cast<unsigned>(Helpers_.size()) + 1; }
 
  private:
-  void helperLoop(unsigned Index);
-  void copySlice(unsigned Index);
+  // One memcpy: thread Index copies [Index * Slice, (Index + 1) * Slice).
+  struct Job {
+    char *Dst = nullptr;
+    const char *Src = nullptr;
+    size_t Size = 0, Slice = 0;
+  };
 
-  std::mutex Mutex_;
-  std::condition_variable Start_, Done_;
-  uint64_t Generation_ = 0;
-  unsigned Pending_ = 0;
-  bool Stop_ = false;
-  char *Dst_ = nullptr;
-  const char *Src_ = nullptr;
-  size_t Size_ = 0, Slice_ = 0;
-  std::vector<std::thread> Helpers_;
+  void helperLoop(unsigned Index);
+  static void copySlice(const Job &J, unsigned Index);
+
+  FutexMutex Mutex_;
+  CondVar Start_;               // helpers: a new Generation_ or Stop_
+  CondVar Done_;                // copy(): Pending_ == 0
+  Job Job_ GUARDED_BY(Mutex_);  // helpers copy it out; the caller keeps its memory alive
+  uint64_t Generation_ GUARDED_BY(Mutex_) = 0;
+  unsigned Pending_ GUARDED_BY(Mutex_) = 0;  // helpers still copying the current job
+  bool Stop_ GUARDED_BY(Mutex_) = false;
+  std::vector<std::thread> Helpers_;  // written by the constructor only
 };
 
 class StagingPipeline {
@@ -109,16 +120,23 @@ class StagingPipeline {
 
  private:
   // Allocates buffers, events and helpers once; false when unavailable.
-  bool ready();
-  Status tearDownLocked();
+  bool ready() REQUIRES(Mutex_);
+  Status tearDownLocked() REQUIRES(Mutex_);
+  // The DMA of chunk I of a Size-byte device-to-host copy from Src into its
+  // buffer, once the buffer's previous use is done.
+  Status issueDeviceToHost(size_t I, CUdeviceptr Src, size_t Size, CUstream Stream)
+      REQUIRES(Mutex_);
+  static size_t chunkBytes(size_t I, size_t Size) {
+    return std::min(kChunkBytes, Size - I * kChunkBytes);
+  }
 
-  int32_t DeviceId_ = -1;
-  size_t Threshold_ = kDefaultThreshold;
-  std::mutex Mutex_;
-  bool Failed_ = false;  // allocation failed once: keep the direct path
-  void *Buffers_[kNumBuffers] = {};
-  CUevent Events_[kNumBuffers] = {};
-  std::unique_ptr<ParallelCopier> Copier_;
+  int32_t DeviceId_ = -1;                 // set by configure (device init)
+  size_t Threshold_ = kDefaultThreshold;  // set by configure (device init)
+  FutexMutex Mutex_;
+  bool Failed_ GUARDED_BY(Mutex_) = false;  // allocation failed once: keep the direct path
+  void *Buffers_[kNumBuffers] GUARDED_BY(Mutex_) = {};
+  CUevent Events_[kNumBuffers] GUARDED_BY(Mutex_) = {};
+  std::unique_ptr<ParallelCopier> Copier_ GUARDED_BY(Mutex_);
 };
 
 }  // namespace omptarget::cuda

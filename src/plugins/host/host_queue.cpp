@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "env.h"
+#include "scoped_lock.h"
 
 namespace omptarget::host {
 
@@ -37,7 +38,7 @@ HostQueue::HostQueue(HostQueueMode Mode) : Async_(Mode.Async), DelayUs_(Mode.Del
 HostQueue::~HostQueue() {
   if (!Async_) return;
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     Stop_ = true;
   }
   WorkCV_.notify_one();
@@ -47,7 +48,7 @@ HostQueue::~HostQueue() {
 Status HostQueue::push(const HostOp &Info, std::function<Status()> Fn) {
   bool Wake;
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     Ops_.push_back(Item{Info, std::move(Fn)});
     ++Enqueued_;
     Wake = WorkerSleeping_;
@@ -71,9 +72,9 @@ void spinBriefly(Pred Ready) {
 
 Status HostQueue::waitIdle() {
   spinBriefly([this] { return Done_.load() == Enqueued_.load(); });
-  std::unique_lock Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   ++IdleWaiters_;
-  IdleCV_.wait(Lock, [this] { return Done_ == Enqueued_; });
+  while (Done_ != Enqueued_) IdleCV_.wait(Mutex_);
   --IdleWaiters_;
   if (!FirstError_) return {};
   Error E = std::move(*FirstError_);
@@ -82,7 +83,7 @@ Status HostQueue::waitIdle() {
 }
 
 void HostQueue::workerLoop() {
-  std::unique_lock Lock(Mutex_);
+  UniqueLock Lock(Mutex_);
   for (;;) {
     if (Ops_.empty()) {
       if (Stop_) return;
@@ -94,7 +95,7 @@ void HostQueue::workerLoop() {
       Lock.lock();
       if (!Ops_.empty() || Stop_) continue;
       WorkerSleeping_ = true;
-      WorkCV_.wait(Lock, [this] { return Stop_ || !Ops_.empty(); });
+      while (!Stop_ && Ops_.empty()) WorkCV_.wait(Mutex_);
       WorkerSleeping_ = false;
       continue;
     }
@@ -130,7 +131,7 @@ Status HostEvent::record(HostQueue &Queue) {
   }
   uint64_t Generation;
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     Generation = Recorded_.load(std::memory_order_relaxed) + 1;
     Recorded_.store(Generation, std::memory_order_relaxed);
     Pending_.push_back(Generation);
@@ -146,7 +147,7 @@ Status HostEvent::waitOn(HostQueue &Queue) {
   if (PendingCount_.load() == 0) return {};  // every record so far completed
   uint64_t Generation;
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     Generation = Recorded_.load(std::memory_order_relaxed);
     if (!pendingLocked(Generation)) return {};
   }
@@ -158,14 +159,14 @@ Status HostEvent::waitOn(HostQueue &Queue) {
 
 void HostEvent::sync() {
   if (PendingCount_.load() == 0) return;
-  std::unique_lock Lock(Mutex_);
+  ScopedLock Lock(Mutex_);
   uint64_t Generation = Recorded_.load(std::memory_order_relaxed);
-  CompletedCV_.wait(Lock, [&] { return !pendingLocked(Generation); });
+  while (pendingLocked(Generation)) CompletedCV_.wait(Mutex_);
 }
 
 void HostEvent::complete(uint64_t Generation) {
   {
-    std::lock_guard Lock(Mutex_);
+    ScopedLock Lock(Mutex_);
     auto Pos = std::find(Pending_.begin(), Pending_.end(), Generation);
     if (Pos != Pending_.end()) Pending_.erase(Pos);
     PendingCount_.store(static_cast<uint32_t>(Pending_.size()));
@@ -174,8 +175,8 @@ void HostEvent::complete(uint64_t Generation) {
 }
 
 void HostEvent::waitFor(uint64_t Generation) {
-  std::unique_lock Lock(Mutex_);
-  CompletedCV_.wait(Lock, [&] { return !pendingLocked(Generation); });
+  ScopedLock Lock(Mutex_);
+  while (pendingLocked(Generation)) CompletedCV_.wait(Mutex_);
 }
 
 }  // namespace omptarget::host

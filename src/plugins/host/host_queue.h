@@ -21,8 +21,11 @@
 //    An optional delay (OMPTARGET_HOST_ASYNC_DELAY_US) is slept before each
 //    operation, to widen race windows in tests.
 //
-// Thread safety of HostQueue (asynchronous mode): Mutex_ guards Ops_,
-// Enqueued_, Done_, FirstError_, Stop_ and Idle-/WorkCV_ waits. The worker
+// Thread safety of HostQueue (asynchronous mode): Mutex_ (a FutexMutex,
+// futex_mutex.h, checked by the thread-safety analysis) guards Ops_,
+// FirstError_, Stop_, WorkerSleeping_ and IdleWaiters_; Enqueued_ and Done_
+// are written with it held (atomics, for the unlocked spins); WorkCV_ and
+// IdleCV_ are CondVars (cond_var.h) waited on with it held. The worker
 // runs an operation with Mutex_ released, so enqueue() and synchronize() from
 // the owning thread never wait for an operation to finish (except
 // synchronize(), by design). Copies and kernels of one queue are issued by
@@ -43,24 +46,27 @@
 // never recorded, or whose records all completed, is complete. In Immediate
 // mode a record completes at once, nothing is ever pending, and
 // record/wait/sync take no lock (PendingCount_ == 0 is the lock-free fast
-// path). Mutex_ guards Pending_ (and the non-atomic read-modify of
-// Recorded_ together with Pending_); CompletedCV_ wakes blocked waiters.
+// path). Mutex_ (a FutexMutex) guards Pending_ (and the non-atomic
+// read-modify of Recorded_ together with Pending_); CompletedCV_ (a CondVar
+// of Mutex_) wakes blocked waiters. A HostEvent's Mutex_ is never held while
+// a queue's is taken, nor the other way round (a record's or wait's
+// operation runs with its queue's Mutex_ released).
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "cond_var.h"
 #include "error.h"
+#include "futex_mutex.h"
 
 namespace omptarget::host {
 
@@ -124,17 +130,17 @@ class HostQueue {
   const bool Async_;
   const uint32_t DelayUs_;
 
-  std::mutex Mutex_;
-  std::condition_variable WorkCV_;  // worker: Ops_ non-empty or Stop_
-  std::condition_variable IdleCV_;  // synchronize(): Done_ == Enqueued_
-  std::deque<Item> Ops_;
+  FutexMutex Mutex_;
+  CondVar WorkCV_;  // worker: Ops_ non-empty or Stop_
+  CondVar IdleCV_;  // synchronize(): Done_ == Enqueued_
+  std::deque<Item> Ops_ GUARDED_BY(Mutex_);
   // Written under Mutex_; atomics so the bounded spins can read them unlocked.
   std::atomic<uint64_t> Enqueued_{0};
   std::atomic<uint64_t> Done_{0};
-  std::optional<Error> FirstError_;
-  bool Stop_ = false;
-  bool WorkerSleeping_ = false;
-  uint32_t IdleWaiters_ = 0;
+  std::optional<Error> FirstError_ GUARDED_BY(Mutex_);
+  bool Stop_ GUARDED_BY(Mutex_) = false;
+  bool WorkerSleeping_ GUARDED_BY(Mutex_) = false;
+  uint32_t IdleWaiters_ GUARDED_BY(Mutex_) = 0;
   std::thread Worker_;  // last: started once everything above is constructed
 };
 
@@ -147,13 +153,14 @@ class HostEvent {
  private:
   void complete(uint64_t Generation);
   void waitFor(uint64_t Generation);
-  bool pendingLocked(uint64_t Generation) const;
+  bool pendingLocked(uint64_t Generation) const REQUIRES(Mutex_);
 
   std::atomic<uint64_t> Recorded_{0};
   std::atomic<uint32_t> PendingCount_{0};  // == Pending_.size(); 0: all complete
-  std::mutex Mutex_;
-  std::condition_variable CompletedCV_;
-  std::vector<uint64_t> Pending_;  // generations recorded but not yet completed
+  FutexMutex Mutex_;
+  CondVar CompletedCV_;
+  // Generations recorded but not yet completed.
+  std::vector<uint64_t> Pending_ GUARDED_BY(Mutex_);
 };
 
 }  // namespace omptarget::host
