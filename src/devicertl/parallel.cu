@@ -133,7 +133,20 @@ ENTRY int32_t __kmpc_target_init(IdentTy *, int8_t Mode, bool UseGenericStateMac
   return static_cast<int32_t>(Tid);
 }
 
+// Every thread that ends the kernel resets its state first, in either mode.
+// Nothing reads it again; the write is there for LLVM's OpenMPOpt, which
+// decides whether to turn a generic kernel into an SPMD one while it assumes
+// the kernel SPMD and this function's Mode argument with it. Were all of this
+// function's effects behind that argument, the call would look free of side
+// effects under the assumption, the kernel's liveness would rest on it, and
+// OpenMPOpt would never settle that a kernel without parallel regions needs
+// none, which keeps such a kernel generic (as with LLVM 14's runtime). It
+// would turn the kernel SPMD instead, with every side effect of its
+// sequential code guarded by thread 0 and a block barrier: a store of a
+// firstprivate that clang placed in constant memory (omp_const_mem_alloc)
+// then stays behind a barrier from its loads, and ptxas rejects the store.
 ENTRY void __kmpc_target_deinit(IdentTy *, int8_t Mode, bool) {
+  initThreadState();
   if ((Mode & kModeSPMD) || hwThreadId() != genericMainThreadId()) return;
   teamState().WorkFn = nullptr;
   blockBarrier();  // the workers see no work and leave

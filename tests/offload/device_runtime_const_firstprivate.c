@@ -5,8 +5,15 @@
 // if the optimizer keeps the value in a register and drops the store, since
 // ptxas rejects a store to constant memory ("State space incorrect for
 // instruction 'st'"). With our device runtime all the constructs below build
-// at -O2 in one file (LLVM 14's fails the teams distribute parallel for one);
-// `target teams distribute` without `parallel` does not (docs/usage.md).
+// at -O2 and -O3 in one file (LLVM 14's fails the teams distribute parallel
+// for one; at -O1 both runtimes fail). `target teams distribute` without
+// `parallel` does not (docs/usage.md), nor does a plain `target` whose
+// sequential part changes the variable and then reads it in a parallel region
+// (with either runtime: the region's threads must read the stored copy).
+// The loop in a plain `target` region (the second construct) builds with ours
+// because OpenMPOpt keeps that kernel generic, as it does with LLVM 14's; that
+// rests on __kmpc_target_deinit (src/devicertl/parallel.cu). CTest
+// devicertl-const-firstprivate-O2 builds this file at -O2 with our runtime.
 // Each construct must see the firstprivate's value, and its own changes.
 // RUN: %clang-offload %s -o %t && %run %t 2>&1 | %fcheck
 #include <omp.h>
@@ -27,6 +34,14 @@ int main(void) {
   // CHECK: target: 24
   printf("target: %d\n", r);
   int target_ok = r == 24;
+
+#pragma omp target firstprivate(x) allocate(omp_const_mem_alloc : x) uses_allocators(omp_const_mem_alloc) \
+    map(tofrom : out)
+  for (int i = 0; i < N; i++) out[i] = x * 2 + i;
+  int loop_bad = 0;
+  for (int i = 0; i < N; i++) loop_bad += out[i] != 14 + i;
+  // CHECK: target loop: ok
+  printf("target loop: %s\n", loop_bad ? "WRONG" : "ok");
 
 #pragma omp target parallel for firstprivate(x) allocate(omp_const_mem_alloc : x) \
     uses_allocators(omp_const_mem_alloc) map(tofrom : out)
@@ -66,5 +81,5 @@ int main(void) {
 
   // CHECK: host copy unchanged: 7
   printf("host copy unchanged: %d\n", x);
-  return !target_ok || bad != 0 || sum != 7999 || !teams_ok || !parallel_ok || simd_bad != 0 || x != 7;
+  return !target_ok || loop_bad != 0 || bad != 0 || sum != 7999 || !teams_ok || !parallel_ok || simd_bad != 0 || x != 7;
 }
