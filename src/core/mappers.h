@@ -41,6 +41,9 @@ constexpr int64_t kInheritedModifiers =
 class MapperExpansion {
  public:
   MapperExpansion(const MapArgs &Args, int32_t I);
+  // args() points into the expansion's own arrays.
+  MapperExpansion(const MapperExpansion &) = delete;
+  MapperExpansion &operator=(const MapperExpansion &) = delete;
   const MapArgs &args() const { return Args_; }
 
  private:
