@@ -21,7 +21,7 @@ struct Pair {
   int B;
 };
 
-constexpr int64_t kTo = abi::kMapTo, kFrom = abi::kMapFrom;
+constexpr int64_t kTo = omptarget::abi::kMapTo, kFrom = omptarget::abi::kMapFrom;
 
 // The nested mapper of B: pushes B with the mapper's own type (tofrom).
 void nestedMapper(void *Handle, void *Base, void *Begin, int64_t Size, int64_t, void *) {
@@ -55,9 +55,11 @@ MapperExpansion expand(Pair &P, int64_t OuterType) {
 
 TEST(MapperExpansionTest, OuterModifiersReachEveryComponent) {
   Pair P{1, 2};
-  for (int64_t Modifier : {int64_t(abi::kMapAlways), int64_t(abi::kMapClose),
-                           int64_t(abi::kMapPresent), int64_t(abi::kMapOmpxHold)}) {
-    MapperExpansion E = expand(P, kFrom | Modifier | abi::kMapTargetParam | abi::kMapDelete);
+  for (int64_t Modifier :
+       {int64_t(omptarget::abi::kMapAlways), int64_t(omptarget::abi::kMapClose),
+        int64_t(omptarget::abi::kMapPresent), int64_t(omptarget::abi::kMapOmpxHold)}) {
+    MapperExpansion E =
+        expand(P, kFrom | Modifier | omptarget::abi::kMapTargetParam | omptarget::abi::kMapDelete);
     const MapArgs &A = E.args();
     ASSERT_EQ(A.Num, 2);
     EXPECT_EQ(A.Begins[0], &P.A);
