@@ -251,8 +251,6 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type, m
     return Status::success();
   }
   if (IsHostPtr) return Status::success();
-  auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
-  auto End = Begin + static_cast<uintptr_t>(Size);
   if (Type & kMapFrom) {
     if (Status S = D.retrieve(HstBegin, Tgt, Size, *Async.raw()); !S) return S;
     if (D.mappings().hasShadows())
@@ -263,13 +261,7 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type, m
   }
   if (Type & kMapTo) {
     if (Status S = D.submit(Tgt, HstBegin, Size, *Async.raw()); !S) return S;
-    // The copy overwrote attached pointers on the device with host values.
-    Status Result;
-    D.mappings().forEachShadow(Begin, End, false, [&](void **, const ShadowPointer &Shadow) {
-      if (Status S = Async.writePointer(Shadow.TgtPtrAddr, Shadow.TgtPtrValue); !S && Result)
-        Result = std::move(S);
-    });
-    return Result;
+    return reattachPointers(D, HstBegin, Size, Async);
   }
   return Status::success();
 }

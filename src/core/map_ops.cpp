@@ -147,6 +147,10 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     if (Created || Req.UpdateRef) undoReference(D, Req);
     return Copied.takeError();
   }
+  // A copy over an entry that was already mapped (`always`) overwrote the
+  // device pointers attached inside it: they are written again after it.
+  if (!Result.IsNew)
+    if (Status S = reattachPointers(D, Req.HstBegin, Req.Size, Async); !S) return S.takeError();
   // If the queued copy fails later, the construct's synchronize drops the
   // entry it created rather than leave it claiming data that never arrived.
   if (Created && Async.rollbackEnabled()) {
@@ -156,6 +160,20 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
     Async.onFailure(
         [&D, HstBegin, Size, Hold] { return dropUnusedReference(D, HstBegin, Size, Hold); });
   }
+  return Result;
+}
+
+Status reattachPointers(Device &D, void *HstBegin, int64_t Size, AsyncInfo &Async) {
+  MappingTable &T = D.mappings();
+  if (!T.hasShadows()) return Status::success();
+  auto Begin = reinterpret_cast<uintptr_t>(HstBegin);
+  Status Result;
+  T.forEachShadow(Begin, Begin + static_cast<uintptr_t>(Size), false,
+                  [&](void **, const ShadowPointer &Shadow) {
+                    if (Status S = Async.writePointer(Shadow.TgtPtrAddr, Shadow.TgtPtrValue);
+                        !S && Result)
+                      Result = std::move(S);
+                  });
   return Result;
 }
 

@@ -45,6 +45,12 @@ struct MappedPointer {
 // getTargetPointer: on failure the error says why (present, extension, OOM).
 Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo &Async);
 
+// After a host-to-device copy over [HstBegin, +Size) of an entry that was
+// already mapped (`always`, `target update to`): the copy overwrote the
+// device pointers attached inside it with host values; this writes the
+// device values back, on Async's queue after the copy.
+Status reattachPointers(Device &D, void *HstBegin, int64_t Size, AsyncInfo &Async);
+
 // Device address for a host address, or null (no refcount change).
 // With MustContain false a mapping that only overlaps the range counts too
 // (kernel arguments whose mapper mapped part of the object).

@@ -45,3 +45,6 @@ int main(int argc, char **argv) {
   printf("x=%d\n", x);
   return 0;
 }
+
+// The GPU runner runs single commands, not this test's copy into sub/dir:
+// GPU: skip
