@@ -1,16 +1,35 @@
 #!/bin/sh
-# Installs the Debian packages the build and the tests need (only if missing).
+# Installs the Debian packages that are missing, with apt-get (through sudo
+# unless run as root), without their recommended packages.
+#   install-deps.sh        what the build and every test need (scripts/test.sh)
+#   install-deps.sh demo   what scripts/demo.sh needs: the compilers, cmake,
+#                          ninja, libomp 14 and libffi
+# Every package a test uses is named here: nothing comes in as a
+# recommendation. The full set, beyond the demo's:
 # libclang-rt-14-dev: clang 14's sanitizer runtimes and libFuzzer (the
-# ThreadSanitizer unit tests and the fuzz targets of scripts/test.sh are built
-# with clang 14; clang-14 only recommends it).
+# sanitizer trees and the fuzz targets of scripts/test.sh are built with
+# clang 14, which only recommends it).
+# llvm-14: llvm-link (the nvptx device runtime) and llvm-nm (the tests).
+# llvm-14-tools: lit, FileCheck and not.
+# libgtest-dev, libgmock-dev: the unit tests.
 # valgrind: callgrind counts the host instructions of a target region
 # (bench/count_region_instructions.sh and its smoke test).
 # python3-matplotlib: the timeline picture of tools/omptarget-profile (its
-# test profile-png is skipped without it).
+# test profile-png is skipped without it; the Agg backend needs no Tk).
 # pkg-config: the installed package's omptarget.pc is checked with it (test
 # install-package).
+# patch, xz-utils: scripts/build-tsan-libomp.sh unpacks and patches Debian's
+# libomp 14 sources.
 set -eu
-PACKAGES="cmake ninja-build g++ clang-14 libclang-rt-14-dev libomp-14-dev llvm-14-tools libffi-dev libgtest-dev libgmock-dev python3 python3-matplotlib binutils valgrind pkg-config"
+DEMO_PACKAGES="cmake ninja-build g++ clang-14 libomp-14-dev libffi-dev"
+case "${1:-all}" in
+  demo) PACKAGES=$DEMO_PACKAGES ;;
+  all)
+    PACKAGES="$DEMO_PACKAGES libclang-rt-14-dev llvm-14 llvm-14-tools libgtest-dev libgmock-dev \
+python3 python3-matplotlib binutils valgrind pkg-config patch xz-utils"
+    ;;
+  *) echo "usage: install-deps.sh [demo]" >&2; exit 2 ;;
+esac
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -19,5 +38,5 @@ if [ -n "$missing" ]; then
   echo "installing:$missing"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi

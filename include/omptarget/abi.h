@@ -138,6 +138,19 @@ enum TargetAllocKind : int32_t {
   kAllocDefault = 3,
 };
 
+// LLVM 14's name of an allocation kind, for messages ("TARGET_ALLOC_DEFAULT":
+// omp_target_alloc and the map clauses; the others are the memory of
+// llvm_omp_target_alloc_device, _host and _shared).
+constexpr const char *allocKindName(int32_t Kind) {
+  switch (Kind) {
+    case kAllocDevice: return "TARGET_ALLOC_DEVICE";
+    case kAllocHost: return "TARGET_ALLOC_HOST";
+    case kAllocShared: return "TARGET_ALLOC_SHARED";
+    case kAllocDefault: return "TARGET_ALLOC_DEFAULT";
+  }
+  return "an unknown allocation kind";
+}
+
 // LIBOMPTARGET_INFO bits.
 enum InfoKind : uint32_t {
   kInfoKernelArgs = 0x0001,

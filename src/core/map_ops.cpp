@@ -102,7 +102,11 @@ Expected<MappedPointer> mapHostRange(Device &D, const MapRequest &Req, AsyncInfo
                    " (%" PRId64 " bytes)",
                    Begin, Req.Size, E.HstBegin, E.size());
     if (Req.Present) reportMissingPresent(Begin, Req.Size);
-    return makeError("mapping %s failed: it extends an existing mapping", nameOf(Req.Name).c_str());
+    // The caller says which map failed; this names the mapping it collides with.
+    std::string Existing = E.Name ? nameOf(E.Name) + " " : std::string();
+    return makeError("it extends the existing mapping %s(host %p, %" PRId64
+                     " bytes): map a section within that one, or unmap it first",
+                     Existing.c_str(), reinterpret_cast<void *>(E.HstBegin), E.size());
   } else if (D.unifiedSharedMemory() && !Req.Close) {
     // Unified shared memory: the device uses the host address directly.
     if (Req.Size) {

@@ -21,6 +21,12 @@ namespace {
 Error opError(const char *Call, int32_t Dev, const std::string &Why) {
   return makeError("%s: device %d: %s", Call, Dev, Why.c_str());
 }
+
+// A launch's num_teams or thread_limit as the info line prints it: 0 (or
+// less) means the program gave none, and the device picks: the host
+// device's region through libomp, the CUDA plugin by its launch sizing
+// (whose own line then says how many blocks and threads it chose).
+std::string launchCount(int32_t N) { return N > 0 ? std::to_string(N) : "default"; }
 }  // namespace
 
 // Inline into each half: their fast paths are a few instructions around
@@ -164,8 +170,8 @@ Expected<void *> GenericDevice::dataAlloc(int64_t Size, void *HostPtr, int32_t K
   Expected<void *> Ptr = allocUnchecked(Call, static_cast<size_t>(Size), HostPtr,
                                         static_cast<abi::TargetAllocKind>(Kind), AsyncInfo);
   if (Ptr)
-    OMPT_TRACE(traceComponent(), "device %d: allocated %" PRId64 " bytes (kind %d) at %p",
-               DeviceId_, Size, Kind, *Ptr);
+    OMPT_TRACE(traceComponent(), "device %d: allocated %" PRId64 " bytes (%s) at %p", DeviceId_,
+               Size, abi::allocKindName(Kind), *Ptr);
   return Ptr;
 }
 
@@ -210,8 +216,8 @@ Error GenericDevice::allocFailed(const char *Call, size_t Size, abi::TargetAlloc
   if (std::optional<uint64_t> Bytes = freeMemoryBytesImpl())
     Free = formatString(" (the device has %" PRIu64 " bytes free)", *Bytes);
   return opError(Call, DeviceId_,
-                 formatString("cannot allocate %zu bytes (kind %d)%s: %s", Size,
-                              static_cast<int>(Kind), Free.c_str(), Why.message().c_str()));
+                 formatString("cannot allocate %zu bytes (%s)%s: %s", Size,
+                              abi::allocKindName(Kind), Free.c_str(), Why.message().c_str()));
 }
 
 // ---- delete ----
@@ -396,9 +402,10 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
   }
   if (Plugin_.infoEnabled(abi::kInfoPluginKernel))
     std::fprintf(stderr,
-                 "Libomptarget device %d info: Launching kernel %s with %d teams and %d threads "
+                 "Libomptarget device %d info: Launching kernel %s with %s teams and %s threads "
                  "(%d argument(s), trip count %" PRIu64 ")\n",
-                 DeviceId_, Name, NumTeams, ThreadLimit, NumArgs, LoopTripCount);
+                 DeviceId_, Name, launchCount(NumTeams).c_str(), launchCount(ThreadLimit).c_str(),
+                 NumArgs, LoopTripCount);
   OMPT_TRACE(traceComponent(), "device %d: launch %s (%d args, %d teams, %d threads)", DeviceId_,
              Name, NumArgs, NumTeams, ThreadLimit);
   KernelLaunch L{Entry,       Args,          Offsets,      NumArgs, NumTeams,

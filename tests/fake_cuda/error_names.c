@@ -19,7 +19,7 @@ int main(void) {
   setbuf(stdout, NULL);
   // INVAL: TARGET cuda RTL error: {{.*}}cannot allocate 1024 bytes of default (device) memory on CUDA device 0: {{cuMemAlloc|cuMemAllocFromPoolAsync}}: CUDA_ERROR_INVALID_VALUE (invalid argument)
   // DEINIT: TARGET cuda RTL error: {{.*}}cannot allocate 1024 bytes of default (device) memory on CUDA device 0: {{cuMemAlloc|cuMemAllocFromPoolAsync}}: CUDA_ERROR_DEINITIALIZED (the driver is shutting down, as at process exit)
-  // OOM: TARGET cuda RTL error: {{.*}}cannot allocate 1024 bytes (kind 3) (the device has {{[0-9]+}} bytes free): cannot allocate 1024 bytes of default (device) memory on CUDA device 0: {{cuMemAlloc|cuMemAllocFromPoolAsync}}: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
+  // OOM: TARGET cuda RTL error: {{.*}}cannot allocate 1024 bytes (TARGET_ALLOC_DEFAULT) (the device has {{[0-9]+}} bytes free): cannot allocate 1024 bytes of default (device) memory on CUDA device 0: {{cuMemAlloc|cuMemAllocFromPoolAsync}}: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
   // UNKNOWN: TARGET cuda RTL error: {{.*}}cannot allocate 1024 bytes of default (device) memory on CUDA device 0: {{cuMemAlloc|cuMemAllocFromPoolAsync}}: CUDA error 12345 (a code neither the driver nor this plugin knows; see cuda.h)
   // CHECK: Libomptarget error: omp_target_alloc: device 0: the plugin could not allocate 1024 bytes
   // CHECK: omp_target_alloc: null

@@ -28,11 +28,11 @@
 // ALLOCRETRY: alloc: non-null
 // ALLOCRETRY: next alloc: ok
 // Two in a row: NULL, the plugin's reason and the API's line.
-// ALLOC: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 262144 bytes (kind 3) (the device has {{[0-9]+}} bytes free): cannot allocate 262144 bytes of default (device) memory on CUDA device 0: cuMemAllocFromPoolAsync: CUDA_ERROR_UNKNOWN (unknown error)
+// ALLOC: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 262144 bytes (TARGET_ALLOC_DEFAULT) (the device has {{[0-9]+}} bytes free): cannot allocate 262144 bytes of default (device) memory on CUDA device 0: cuMemAllocFromPoolAsync: CUDA_ERROR_UNKNOWN (unknown error)
 // ALLOC-NEXT: Libomptarget error: omp_target_alloc: device 0: the plugin could not allocate 262144 bytes (its message, if any, says why)
 // ALLOC-NEXT: alloc: null
 // ALLOC-NEXT: next alloc: ok
-// ALLOCNP: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 262144 bytes (kind 3) (the device has {{[0-9]+}} bytes free): cannot allocate 262144 bytes of default (device) memory on CUDA device 0: cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
+// ALLOCNP: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 262144 bytes (TARGET_ALLOC_DEFAULT) (the device has {{[0-9]+}} bytes free): cannot allocate 262144 bytes of default (device) memory on CUDA device 0: cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
 // ALLOCNP-NEXT: Libomptarget error: omp_target_alloc: device 0: the plugin could not allocate 262144 bytes (its message, if any, says why)
 // ALLOCNP-NEXT: alloc: null
 // ALLOCNP-NEXT: next alloc: ok
@@ -114,7 +114,7 @@
 //
 // Failed constructs: the plugin's reason, the core's chain ending in the
 // construct's line, then the fatal error (FATAL).
-// MAPALLOC: TARGET cuda RTL error: data_alloc_async: device 0: cannot allocate 262144 bytes (kind 3) (the device has {{[0-9]+}} bytes free): cannot allocate 262144 bytes of default (device) memory on CUDA device 0: cuMemAllocFromPoolAsync: CUDA_ERROR_UNKNOWN (unknown error)
+// MAPALLOC: TARGET cuda RTL error: data_alloc_async: device 0: cannot allocate 262144 bytes (TARGET_ALLOC_DEFAULT) (the device has {{[0-9]+}} bytes free): cannot allocate 262144 bytes of default (device) memory on CUDA device 0: cuMemAllocFromPoolAsync: CUDA_ERROR_UNKNOWN (unknown error)
 // MAPALLOC: Libomptarget error: __tgt_target_data_begin: mapping {{.*}} (host 0x{{[0-9a-f]+}}, 262144 bytes) failed: device 0: the plugin could not allocate 262144 bytes (its message, if any, says why)
 // MAPH2D: TARGET cuda RTL error: data_submit: device 0: cuMemcpyHtoDAsync: CUDA_ERROR_UNKNOWN (unknown error)
 // MAPH2D: Libomptarget error: __tgt_target_data_begin: mapping {{.*}} (host 0x{{[0-9a-f]+}}, 262144 bytes) failed: device 0: copying 262144 bytes from host 0x{{[0-9a-f]+}} to device 0x{{[0-9a-f]+}} failed
@@ -122,6 +122,13 @@
 // MAPD2H: Libomptarget error: __tgt_target_data_end: device 0: copying 262144 bytes from device 0x{{[0-9a-f]+}} to host 0x{{[0-9a-f]+}} failed
 // LAUNCH: TARGET cuda RTL error: run_target_region: device 0: kernel __omp_offloading_{{.*}}_main_l{{[0-9]+}}: cuLaunchKernel ({{[0-9]+}} blocks, {{[0-9]+}} threads, 0 bytes of dynamic shared memory): CUDA_ERROR_UNKNOWN (unknown error)
 // LAUNCH: Libomptarget error: __tgt_target: kernel __omp_offloading_{{.*}}_main_l{{[0-9]+}} on device 0 failed: device 0: launching the kernel failed
+// Not a fault: the launch case with LIBOMPTARGET_INFO=0x10 and no fault
+// (test fake-cuda-launch-info). The generic line gives the construct's
+// num_teams and thread_limit ("default": none given), the CUDA plugin's line
+// (LLVM 14's) the blocks and threads it chose.
+// LAUNCHINFO: Libomptarget device 0 info: Launching kernel __omp_offloading_{{.*}}_main_l{{[0-9]+}} with 1 teams and default threads (1 argument(s), trip count 0){{$}}
+// LAUNCHINFO-NEXT: CUDA device 0 info: Launching kernel __omp_offloading_{{.*}}_main_l{{[0-9]+}} with 1 blocks and {{[1-9][0-9]*}} threads in Generic mode{{$}}
+// LAUNCHINFO: launch: done
 // REGIONSYNC: TARGET cuda RTL error: synchronize: device 0: kernel __omp_offloading_{{.*}}_main_l{{[0-9]+}} failed (found at stream synchronization): CUDA_ERROR_UNKNOWN (unknown error)
 // REGIONSYNC: Libomptarget error: __tgt_target: device 0: waiting for queued work failed
 // FATAL: Libomptarget fatal error 1: failure of target construct while offloading is mandatory

@@ -48,7 +48,7 @@
 //
 // oom-fail: one retry after the trim, an error naming the size, the device
 // and its free memory, then 64 MiB works.
-// OOMFAIL: TARGET cuda RTL error: data_alloc_async: device 0: cannot allocate 134217728 bytes (kind 3) (the device has 100663296 bytes free): cannot allocate 134217728 bytes of default (device) memory on CUDA device 0: cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
+// OOMFAIL: TARGET cuda RTL error: data_alloc_async: device 0: cannot allocate 134217728 bytes (TARGET_ALLOC_DEFAULT) (the device has 100663296 bytes free): cannot allocate 134217728 bytes of default (device) memory on CUDA device 0: cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
 // OOMFAIL-NEXT: 128 MiB: null
 // OOMFAIL-NEXT: oom-fail: ok
 // OOMFAIL-DAG: api stats: cuMemAllocFromPoolAsync 4 {{[0-9]}}

@@ -14,7 +14,7 @@
 // iteration and reused by the next three; the failing allocation trims the
 // pool, is retried once and reported with the device's free memory; the last
 // region grows six blocks again.
-// REGIONS: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 314572800 bytes (kind 3) (the device has 268435456 bytes free): {{.*}}cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
+// REGIONS: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 314572800 bytes (TARGET_ALLOC_DEFAULT) (the device has 268435456 bytes free): {{.*}}cuMemAllocFromPoolAsync: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
 // REGIONS: omp_target_alloc(314572800): null
 // REGIONS-NEXT: pool regions: ok
 // REGIONS-DAG: api stats: cuMemAllocFromPoolAsync 32 {{[0-9]}}
@@ -30,7 +30,7 @@
 //
 // Without the pool (prefix REGIONSNP): cuMemAlloc, and one retry after the
 // cache was released (30 for the regions, the failed one and its retry).
-// REGIONSNP: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 314572800 bytes (kind 3) (the device has 268435456 bytes free): {{.*}}cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
+// REGIONSNP: TARGET cuda RTL error: data_alloc: device 0: cannot allocate 314572800 bytes (TARGET_ALLOC_DEFAULT) (the device has 268435456 bytes free): {{.*}}cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
 // REGIONSNP: omp_target_alloc(314572800): null
 // REGIONSNP-NEXT: pool regions: ok
 // REGIONSNP-DAG: api stats: cuMemAlloc_v2 32 {{[0-9]}}

@@ -54,11 +54,11 @@ static int fatal(const char *What) {
   // PUPDATE: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
   // EXTEND: fatal: extend
   // EXTEND-NEXT: Libomptarget message: explicit extension not allowed: host address specified is [[E:0x[0-9a-f]+]] (32 bytes), but device allocation maps to host at [[E]] (16 bytes)
-  // EXTEND: it extends an existing mapping
+  // EXTEND: Libomptarget error: __tgt_target: mapping A[0:8] (host [[EP:0x[0-9a-f]+]], 32 bytes) failed: it extends the existing mapping A[0:4] (host [[EP]], 16 bytes): map a section within that one, or unmap it first{{$}}
   // EXTEND: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
   // OVERLAP: fatal: overlap
   // OVERLAP-NEXT: Libomptarget message: explicit extension not allowed: host address specified is 0x{{[0-9a-f]+}} (32 bytes), but device allocation maps to host at 0x{{[0-9a-f]+}} (32 bytes)
-  // OVERLAP: it extends an existing mapping
+  // OVERLAP: Libomptarget error: __tgt_target: mapping A[4:8] (host 0x{{[0-9a-f]+}}, 32 bytes) failed: it extends the existing mapping A[0:8] (host 0x{{[0-9a-f]+}}, 32 bytes): map a section within that one, or unmap it first{{$}}
   // OVERLAP: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
   // PMAP-NOT: not reached
   // PENTER-NOT: not reached

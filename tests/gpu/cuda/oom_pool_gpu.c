@@ -65,7 +65,7 @@ int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   int dev = omp_get_default_device();
 
-  // CHECK: cannot allocate 1073741824 bytes (kind 3) (the device has {{[0-9]+}} bytes free): {{.*}}CUDA_ERROR_OUT_OF_MEMORY
+  // CHECK: cannot allocate 1073741824 bytes (TARGET_ALLOC_DEFAULT) (the device has {{[0-9]+}} bytes free): {{.*}}CUDA_ERROR_OUT_OF_MEMORY
   // CHECK: device full after {{[1-9][0-9]*}} GiB
   int n = fill(dev);
   expect(n > 0 && n < MAX_BLOCKS, "the device fills up");
