@@ -16,9 +16,6 @@ extern "C" void __tgt_push_mapper_component(void *Handle, void *Base, void *Begi
 
 namespace {
 
-// Ours, not the C++ ABI's ::abi that gtest's headers bring in.
-namespace abi = omptarget::abi;
-
 struct Pair {
   int A;
   int B;
