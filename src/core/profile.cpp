@@ -64,7 +64,7 @@ struct AttachedDevice {
 // One operation a plugin reported (times on the steady clock, absolute).
 struct DeviceWork {
   int32_t Device;
-  __tgt_device_op Op;      // Op.Name cleared: the name is Kernel
+  __tgt_device_op Op;  // Op.Name cleared: the name is Kernel
   std::string Kernel;
 };
 
@@ -202,8 +202,12 @@ void placeDeviceWork(const Registry &R, Recorded &All) {
         Name = "inline on thread " + std::to_string(W.Op.IssueThread);
       All.Tracks.push_back({W.Device, It->second, std::move(Name)});
     }
-    DeviceSpan D{W.Device, It->second, relativeNs(R, W.Op.Begin),
-                 relativeNs(R, std::max(W.Op.End, W.Op.Begin)), &W, nullptr,
+    DeviceSpan D{W.Device,
+                 It->second,
+                 relativeNs(R, W.Op.Begin),
+                 relativeNs(R, std::max(W.Op.End, W.Op.Begin)),
+                 &W,
+                 nullptr,
                  relativeNs(R, W.Op.IssueNs)};
     if (IssuingThread) {
       const auto &Spans = ByThread[IssuingThread];
@@ -304,7 +308,8 @@ std::string deviceSpanName(const DeviceSpan &D) {
   return std::string(directionOf(Op.Kind)) + " " + sizeText(Op.Bytes);
 }
 
-void metadata(std::string &Out, const char *What, int64_t Pid, int64_t Tid, const std::string &Name) {
+void metadata(std::string &Out, const char *What, int64_t Pid, int64_t Tid,
+              const std::string &Name) {
   Out += ",\n{\"ph\":\"M\",\"name\":\"";
   Out += What;
   Out += "\",\"pid\":" + std::to_string(Pid);
@@ -346,8 +351,8 @@ void appendDeviceSpan(std::string &Out, const DeviceSpan &D) {
 
 void appendFlow(std::string &Out, size_t Id, const DeviceSpan &D) {
   std::string Ident = std::to_string(Id);
-  Out += ",\n{\"ph\":\"s\",\"id\":" + Ident + ",\"pid\":0,\"tid\":" +
-         std::to_string(D.Issuer->Thread) + ",\"ts\":";
+  Out += ",\n{\"ph\":\"s\",\"id\":" + Ident +
+         ",\"pid\":0,\"tid\":" + std::to_string(D.Issuer->Thread) + ",\"ts\":";
   appendMicros(Out, std::max(D.IssueNs, D.Issuer->S.Begin));
   Out += ",\"cat\":\"flow\",\"name\":\"offload\"}";
   Out += ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":" + Ident +
@@ -372,7 +377,8 @@ void writeTrace(const Registry &R, const Recorded &All) {
     metadata(Out, "thread_name", 0, T, "host thread " + std::to_string(T));
   for (const AttachedDevice &D : All.Devices)
     metadata(Out, "process_name", kDevicePidBase + D.Device, -1, D.Label);
-  for (const Track &T : All.Tracks) metadata(Out, "thread_name", kDevicePidBase + T.Device, T.Tid, T.Name);
+  for (const Track &T : All.Tracks)
+    metadata(Out, "thread_name", kDevicePidBase + T.Device, T.Tid, T.Name);
   auto Spill = [&] {
     if (Out.size() > (size_t(1) << 20)) {
       std::fwrite(Out.data(), 1, Out.size(), F);
@@ -416,7 +422,8 @@ void writeTrace(const Registry &R, const Recorded &All) {
     appendFlow(Out, ++Flow, D);
     Spill();
   }
-  Out += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"omptarget\",\"format\":1}}\n";
+  Out +=
+      "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"omptarget\",\"format\":1}}\n";
   std::fwrite(Out.data(), 1, Out.size(), F);
   if (std::fclose(F) != 0)
     debug::warning("LIBOMPTARGET_PROFILE=%s: writing the file failed; the profile is incomplete",
@@ -550,8 +557,8 @@ void deviceSummary(std::string &Out, const std::string &Label,
     auto Rank = [](const std::string &Dir) {
       return Dir == "h2d" ? 0 : Dir == "d2h" ? 1 : Dir == "d2d" ? 2 : 3;
     };
-    std::vector<std::pair<std::pair<std::string, std::string>, SizedStats>> Rows(
-        Transfers.begin(), Transfers.end());
+    std::vector<std::pair<std::pair<std::string, std::string>, SizedStats>> Rows(Transfers.begin(),
+                                                                                 Transfers.end());
     std::stable_sort(Rows.begin(), Rows.end(), [&](const auto &A, const auto &B) {
       return Rank(A.first.first) < Rank(B.first.first);
     });
@@ -656,8 +663,9 @@ int decide() {
     On |= kNvtx;
 #else
     if (Nvtx == 1)
-      debug::warning("OMPTARGET_NVTX=1: this libomptarget was built without NVTX3's header "
-                     "(nvtx3/nvToolsExt.h, from the CUDA toolkit): no NVTX ranges");
+      debug::warning(
+          "OMPTARGET_NVTX=1: this libomptarget was built without NVTX3's header "
+          "(nvtx3/nvToolsExt.h, from the CUDA toolkit): no NVTX ranges");
 #endif
   }
   State.store(On, std::memory_order_release);
@@ -717,9 +725,10 @@ void attachDevice(int32_t Device, std::string Label, ProfileDeviceFn ProfileDevi
   }
   if (ProfileDevice(PluginDeviceId, OMPTARGET_DEVICE_OP_VERSION, onDeviceWork, D) !=
       abi::kOffloadSuccess)
-    debug::warning("LIBOMPTARGET_PROFILE: device %d: its plugin cannot time its work; the profile "
-                   "has no device tracks for it",
-                   Device);
+    debug::warning(
+        "LIBOMPTARGET_PROFILE: device %d: its plugin cannot time its work; the profile "
+        "has no device tracks for it",
+        Device);
 }
 
 }  // namespace omptarget::core::profile

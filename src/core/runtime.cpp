@@ -80,7 +80,8 @@ std::string invalidDeviceMessage(const char *Call, int64_t Id, HostDevice Host) 
   return formatString("%s: invalid device number %" PRId64
                       " (there are %d devices; valid numbers "
                       "are 0..%d%s)",
-                      Call, Id, N, N - 1, HostOk ? ", or omp_get_initial_device() for the host" : "");
+                      Call, Id, N, N - 1,
+                      HostOk ? ", or omp_get_initial_device() for the host" : "");
 }
 
 int32_t initialDevice() { return Runtime::get().devices().size(); }
@@ -125,7 +126,8 @@ void Runtime::stop() {
   }
   if (!waitForOtherCalls()) {
     OMPT_TRACE("omptarget",
-               "%" PRId64 " offload calls still running %d ms after exit() began: the runtime is "
+               "%" PRId64
+               " offload calls still running %d ms after exit() began: the runtime is "
                "left in place",
                InFlight.load(), kShutdownWaitMs);
     return;

@@ -42,10 +42,10 @@ Status GenericDevice::init() {
   // released on a queue comes back to it only after that queue's
   // synchronize (queue_releases.h), so its next owner on any queue never
   // overlaps the work of its last one.
-  auto Threshold = static_cast<size_t>(
-      env::getInt("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD",
-                  static_cast<int64_t>(MemoryManager::kDefaultThreshold), 0,
-                  static_cast<int64_t>(MemoryManager::kMaxThreshold)));
+  auto Threshold =
+      static_cast<size_t>(env::getInt("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD",
+                                      static_cast<int64_t>(MemoryManager::kDefaultThreshold), 0,
+                                      static_cast<int64_t>(MemoryManager::kMaxThreshold)));
   MemoryManager_.setThreshold(Threshold);
   SharedQueue_ = sharedQueue();
   if (SharedQueue_) Queues = 0;  // every construct uses the shared queue: no pool queues

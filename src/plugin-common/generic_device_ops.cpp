@@ -260,7 +260,9 @@ Status GenericDevice::deleteUnchecked(const char *Call, void *TgtPtr, __tgt_asyn
 // the queue's synchronize instead.
 Status GenericDevice::releaseOnQueue(const char *Call, void *TgtPtr, void *Queue, bool *Cached) {
   if (hasAsyncAllocation() && !MemoryManager_.owns(TgtPtr) && !Pinned_.contains(TgtPtr, 1)) {
-    if (Status S = timedInline(__tgt_op_free, 0, TgtPtr, [&] { return freeAsyncImpl(TgtPtr, Queue); }); !S)
+    if (Status S =
+            timedInline(__tgt_op_free, 0, TgtPtr, [&] { return freeAsyncImpl(TgtPtr, Queue); });
+        !S)
       return freeFailed(Call, TgtPtr, S.takeError());
     return {};
   }
@@ -458,8 +460,9 @@ Status GenericDevice::recordEvent(void *Event, __tgt_async_info *AsyncInfo) {
 }
 
 Status GenericDevice::recordEventUnchecked(void *Event, __tgt_async_info &AsyncInfo) {
-  return onQueue(AsyncInfo, "record_event", nullptr,
-                 [&](void *Q) { return recordEventImpl(Event, Q); }, nullptr);
+  return onQueue(
+      AsyncInfo, "record_event", nullptr, [&](void *Q) { return recordEventImpl(Event, Q); },
+      nullptr);
 }
 
 Status GenericDevice::waitEvent(void *Event, __tgt_async_info *AsyncInfo) {
@@ -469,8 +472,8 @@ Status GenericDevice::waitEvent(void *Event, __tgt_async_info *AsyncInfo) {
 }
 
 Status GenericDevice::waitEventUnchecked(void *Event, __tgt_async_info &AsyncInfo) {
-  return onQueue(AsyncInfo, "wait_event", nullptr,
-                 [&](void *Q) { return waitEventImpl(Event, Q); }, nullptr);
+  return onQueue(
+      AsyncInfo, "wait_event", nullptr, [&](void *Q) { return waitEventImpl(Event, Q); }, nullptr);
 }
 
 Status GenericDevice::syncEvent(void *Event) {

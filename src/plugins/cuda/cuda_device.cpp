@@ -444,9 +444,9 @@ Status CudaDevice::launchError(const CudaKernel &K, const LaunchConfig &C, CUres
         "thread may have: large private or first-private variables are copied onto every "
         "thread's stack; map them (map(to: ...)) instead",
         LocalBytes, kMaxLocalBytesPerThread);
-  return makeError("cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s%s",
-                   C.Blocks, C.Threads, DynamicSharedBytes_, errorText(R).c_str(),
-                   Reason.c_str());
+  return makeError(
+      "cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s%s", C.Blocks,
+      C.Threads, DynamicSharedBytes_, errorText(R).c_str(), Reason.c_str());
 }
 
 // ---- Events --------------------------------------------------------------
