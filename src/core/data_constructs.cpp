@@ -253,11 +253,7 @@ Status updateContiguous(Device &D, void *HstBegin, int64_t Size, int64_t Type, m
   if (IsHostPtr) return Status::success();
   if (Type & kMapFrom) {
     if (Status S = D.retrieve(HstBegin, Tgt, Size, *Async.raw()); !S) return S;
-    if (D.mappings().hasShadows())
-      Async.afterSync([&D, HstBegin, Size] {
-        D.mappings().restoreShadows(reinterpret_cast<uintptr_t>(HstBegin), Size);
-        return Status::success();
-      });
+    restoreAfterCopyBack(D, HstBegin, Size, Async);
   }
   if (Type & kMapTo) {
     if (Status S = D.submit(Tgt, HstBegin, Size, *Async.raw()); !S) return S;

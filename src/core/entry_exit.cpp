@@ -220,7 +220,7 @@ Found findMapping(Device &D, const ExitRule &R, DropWhen When, AsyncInfo &Async)
 // range unlocked.
 Status releaseOnQueue(Device &D, const Removal &L, bool Copied, AsyncInfo &Async) {
   reportRemoval(D, *L.Entry);
-  Status Freed = D.freeMemory(L.Tgt, Async.raw());
+  Status Freed = Async.release(L.Tgt);  // on the queue: the device orders releases there
   // The shadow pointers inside the storage leave the table with it, after
   // the synchronize: the copies back queued into the range (this entry's,
   // and its members' issued before it) have landed, and the post-sync
@@ -325,25 +325,23 @@ Expected<bool> EntryExits::leave(const ExitRule &R) {
   if (Copy) {
     if (Status S = copyToHost(D_, R.HstBegin, F.TgtPtr, R.Size, R.Name, Async_); !S)
       return S.takeError();
-    restoreAfterCopy(R);
+    restoreAfterCopyBack(D_, R.HstBegin, R.Size, Async_);
   }
   if (R.Decrement && !F.IsHostPtr && !F.Dropped)
     if (Status S = dropOrDefer(R, Copy); !S) return S.takeError();
   return true;
 }
 
-// After a copy back lands: the host pointer values that it overwrote with
-// device addresses are put back.
-void EntryExits::restoreAfterCopy(const ExitRule &R) {
-  if (!D_.mappings().hasShadows()) return;
-  auto Restore = [&D = D_, Begin = reinterpret_cast<uintptr_t>(R.HstBegin), Size = R.Size] {
+void restoreAfterCopyBack(Device &D, void *HstBegin, int64_t Size, AsyncInfo &Async) {
+  if (!D.mappings().hasShadows()) return;
+  auto Restore = [&D, Begin = reinterpret_cast<uintptr_t>(HstBegin), Size] {
     D.mappings().restoreShadows(Begin, Size);
     return Status::success();
   };
-  if (Async_.nothingInFlight())
+  if (Async.nothingInFlight())
     (void)Restore();
   else
-    Async_.afterSync(Restore);
+    Async.afterSync(Restore);
 }
 
 Status EntryExits::dropOrDefer(const ExitRule &R, bool Copied) {

@@ -83,12 +83,17 @@ class EntryExits {
 
  private:
   Status dropOrDefer(const ExitRule &R, bool Copied);
-  void restoreAfterCopy(const ExitRule &R);
 
   Device &D_;
   AsyncInfo &Async_;
   SmallArray<DropRequest, 8> Deferred_;
 };
+
+// After a device-to-host copy into [HstBegin, +Size) issued on Async (an
+// exit's copy back, `target update from`): the host pointer values that it
+// overwrote with device addresses are put back once it has landed (at once
+// when nothing of the construct can be in flight).
+void restoreAfterCopyBack(Device &D, void *HstBegin, int64_t Size, AsyncInfo &Async);
 
 // Gives back a reference that was taken but whose data was never used
 // (undoing a failed map, or an entry whose copy failed); an entry whose last

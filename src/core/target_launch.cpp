@@ -165,7 +165,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
     Status Freed = Privates ? Privates->releaseDeviceCopies() : Status::success();
     Status Sync = Async.synchronize();
     if (!S) return S;
-    return !Freed ? std::move(Freed) : std::move(Sync);
+    return !Sync ? std::move(Sync) : std::move(Freed);
   };
 
   int32_t Mapped = 0;
