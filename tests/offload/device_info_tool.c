@@ -8,6 +8,10 @@
 // LLVM 14's program is not instrumented, and TSan's runtime cannot be
 // preloaded into it (under ASan, lit.cfg.py's %uninstrumented preloads ASan's).
 // UNSUPPORTED: tsan
+// LLVM 19's runtime starts its plugins only for a registered image: the tool
+// (an empty descriptor) gets no device and prints nothing (so does LLVM 19's
+// own llvm-omp-device-info-19 on it).
+// XFAIL: runtime-llvm19
 // RUN: %run %uninstrumented %llvm14_bin/llvm-omp-device-info 2>&1 | %fcheck
 // CHECK: Device (0):
 // CHECK-NEXT: {{^Device 0 \(x86_64 plugin\):$|print_device_info not implemented}}

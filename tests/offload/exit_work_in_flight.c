@@ -24,6 +24,8 @@
 // destructor, which runs at exit before the region does (segfault, with
 // either core).
 // UNSUPPORTED: runtime-llvm, runtime-llvm-core-our-plugin, runtime-our-core-llvm-plugin
+// LLVM 19 segfaults at exit in the nowait and threads cases (every run).
+// XFAIL: runtime-llvm19
 // RUN: %clang-offload %s -o %t -lpthread
 // RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %t nowait || test $? = 3 || { echo "nowait: status $?"; exit 1; }; done; echo nowait ok' 2>&1 | %fcheck --check-prefix=NOWAIT
 // RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do LIBOMPTARGET_PROFILE=%t.json %t nowait || test $? = 3 || { echo "nowait profile: status $?"; exit 1; }; done; echo nowait profile ok' 2>&1 | %fcheck --check-prefix=NOWAITPROF

@@ -4,6 +4,10 @@
 // omp_target_is_present of the initial device is 1; device 1 is not a
 // device (omp_target_alloc there gives NULL, with our message naming the
 // setting).
+// LLVM 19 still counts its 4 devices under OMP_TARGET_OFFLOAD=disabled
+// (omp_get_num_devices() = 4, omp_target_alloc on device 1 succeeds); the
+// regions do run on the host.
+// XFAIL: runtime-llvm19
 // RUN: %clang-offload %s -o %t
 // RUN: %run env OMP_TARGET_OFFLOAD=disabled %t 2>&1 | %fcheck
 // The value in any case (here mixed) means the same.

@@ -1,12 +1,30 @@
 # lit configuration of the offload program suite.
 #
+# Parameter `compiler` chooses who builds the programs:
+#   clang-14   Debian's clang 14 (default; feature `clang-14`)
+#   clang-19   Debian's clang 19 (feature `clang-19`), against LLVM 19's
+#              omp.h and libomp of scripts/fetch-llvm19-runtime.sh's prefix
+#              (config.llvm19_dir); its programs need libomptarget.so.19.1.
+#              Runtimes ours and llvm19 only; not in the sanitizer trees.
+#
 # Parameter `runtime` chooses whose libraries the programs run on:
 #   ours                  our core + our host plugin (default)
 #   llvm                  LLVM 14's core + LLVM 14's host plugin (reference)
 #   llvm-core-our-plugin  LLVM 14's core + our host plugin  (interop b)
 #   our-core-llvm-plugin  our core + LLVM 14's host plugin  (interop a)
-# FileCheck runs with prefixes CHECK plus OURS or LLVM (whose core runs), so
-# a test can pin a line that only one core prints.
+#   llvm19                LLVM 19's libomptarget.so.19.1, its plugins built
+#                         in (reference for clang-19 programs)
+# The first four are clang-14 configurations, llvm19 a clang-19 one.
+# FileCheck runs with prefixes CHECK plus OURS, LLVM or LLVM19 (whose core
+# runs), so a test can pin a line that only one core prints. `%core` is that
+# prefix, for a RUN line with prefixes of its own:
+# `%fcheck --check-prefixes=BAD,BAD-%core` reads BAD-OURS, BAD-LLVM or
+# BAD-LLVM19 lines besides the BAD ones.
+#
+# Parameter `hostomp` chooses the libomp.so.5 the programs load: 14 (LLVM
+# 14's, the system one) or 19 (LLVM 19's, from the prefix; feature
+# `libomp-19`). Default: the one of the compiler's own release, as its users
+# have.
 # Tests marked `REQUIRES: omptarget-core` need our core (extensions, our own
 # diagnostics); `REQUIRES: omptarget-plugin` need our plugin (async mode...);
 # `UNSUPPORTED: interop` skips the mixed configurations.
@@ -29,11 +47,41 @@ config.excludes = ["inputs"]
 
 runtime = lit_config.params.get("runtime", "ours")
 hostmode = lit_config.params.get("hostmode", "sync")
+compiler = lit_config.params.get("compiler", "clang-14")
 if hostmode not in ("sync", "async"):
     lit_config.fatal("hostmode must be sync or async, not %r" % hostmode)
+if compiler not in ("clang-14", "clang-19"):
+    lit_config.fatal("compiler must be clang-14 or clang-19, not %r" % compiler)
+hostomp = lit_config.params.get("hostomp", compiler.split("-")[1])
+if hostomp not in ("14", "19"):
+    lit_config.fatal("hostomp must be 14 or 19, not %r" % hostomp)
+runtimes = {"clang-14": ("ours", "llvm", "llvm-core-our-plugin", "our-core-llvm-plugin"),
+            "clang-19": ("ours", "llvm19")}
+if runtime not in runtimes[compiler]:
+    other = [c for c in runtimes if runtime in runtimes[c]]
+    lit_config.fatal("runtime=%s is a %s configuration, not a %s one (%s: runtime=%s)" % (
+        runtime, other[0] if other else "unknown", compiler, compiler, "|".join(runtimes[compiler])))
+llvm19_dir = getattr(config, "llvm19_dir", "")
+if compiler == "clang-19" or hostomp == "19":
+    if config.sanitizer:
+        lit_config.fatal("the sanitizer trees build and run clang 14 programs on libomp 14 only")
+    if compiler == "clang-19" and not (getattr(config, "clang19", "") and os.path.exists(config.clang19)):
+        lit_config.fatal("compiler=clang-19 needs clang-19 (configure with -DOMPTARGET_CLANG19=...)")
+    if not (llvm19_dir and os.path.exists(os.path.join(llvm19_dir, "lib", "libomptarget.so.19.1"))):
+        lit_config.fatal("LLVM 19's OpenMP runtime not found at %r: run scripts/fetch-llvm19-runtime.sh "
+                         "and configure with -DOMPTARGET_LLVM19_RUNTIME_DIR=<prefix>/usr/lib/llvm-19" % llvm19_dir)
+llvm19_lib = os.path.join(llvm19_dir, "lib") if llvm19_dir else ""
+if runtime == "llvm19" and hostomp != "19":
+    # Its libomptarget.so.19.1 (RUNPATH $ORIGIN) brings its own libomp, and
+    # libomp 14 stops at the second copy ("OMP: Error #15").
+    lit_config.fatal("runtime=llvm19 runs on LLVM 19's libomp only (hostomp=19)")
 # One output tree per configuration: CTest runs the configurations in parallel.
-config.test_exec_root = os.path.join(config.omptarget_build_dir, "tests", "offload",
-                                     runtime if hostmode == "sync" else runtime + "-" + hostmode)
+exec_name = runtime if hostmode == "sync" else runtime + "-" + hostmode
+if compiler == "clang-19":
+    exec_name = "c19-" + exec_name
+if hostomp != compiler.split("-")[1]:
+    exec_name += "-libomp" + hostomp
+config.test_exec_root = os.path.join(config.omptarget_build_dir, "tests", "offload", exec_name)
 llvm_lib = os.path.join(config.llvm14_dir, "lib")
 ours_lib = config.omptarget_lib_dir
 core_lib, plugin_lib = {
@@ -41,7 +89,13 @@ core_lib, plugin_lib = {
     "llvm": (llvm_lib, llvm_lib),
     "llvm-core-our-plugin": (llvm_lib, ours_lib),
     "our-core-llvm-plugin": (ours_lib, llvm_lib),
+    # LLVM 19's plugins are inside its libomptarget.so.19.1.
+    "llvm19": (llvm19_lib, llvm19_lib),
 }[runtime]
+if compiler == "clang-19" and core_lib == ours_lib and \
+        not os.path.exists(os.path.join(ours_lib, "libomptarget.so.19.1")):
+    lit_config.fatal("clang-19 programs load libomptarget.so.19.1, which this build has not made in %s"
+                     % ours_lib)
 
 if core_lib == plugin_lib:
     run_dir = core_lib
@@ -65,9 +119,13 @@ if core_is_ours:
 if plugin_is_ours:
     config.available_features.add("omptarget-plugin")
 config.available_features.add("runtime-" + runtime)
+config.available_features.add(compiler)
+if hostomp == "19":
+    config.available_features.add("libomp-19")
 if hostmode == "async":
     if not plugin_is_ours:
-        lit_config.fatal("hostmode=async needs our host plugin (runtime=%s has LLVM 14's)" % runtime)
+        lit_config.fatal("hostmode=async needs our host plugin (runtime=%s has %s)" % (
+            runtime, "LLVM 19's" if runtime == "llvm19" else "LLVM 14's"))
     config.available_features.add("host-async")
 
 base_flags = "-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -gline-tables-only -Wno-openmp-mapping"
@@ -77,14 +135,29 @@ if config.sanitizer:
     # C++ part of its runtime, which clang links into C++ programs only.
     if "undefined" in config.sanitizer.split(","):
         base_flags += " -fsanitize-link-c++-runtime -lstdc++"
-clangxx = config.clang + "++"
 include = os.path.join(os.path.dirname(os.path.dirname(config.test_source_root)), "include")
-prefixes = "CHECK," + ("OURS" if core_is_ours else "LLVM")
+core_prefix = "OURS" if core_is_ours else "LLVM19" if runtime == "llvm19" else "LLVM"
+prefixes = "CHECK," + core_prefix
+if compiler == "clang-19":
+    # As a clang-19 user builds: LLVM 19's omp.h (clang 19's resource
+    # directory has none without libomp-19-dev) and its libomp.so and
+    # libomptarget.so (soname libomptarget.so.19.1). The library directory
+    # comes through LIBRARY_PATH, which clang searches after every -L of the
+    # command line: tests that link our extensions with -L%libdir (our
+    # libomptarget.so) still find them.
+    cc = "env LIBRARY_PATH=%s %s" % (llvm19_lib, config.clang19)
+    cxx = "env LIBRARY_PATH=%s %s" % (llvm19_lib, config.clang19.replace("clang-19", "clang++-19"))
+    include_flags = " -I" + include + " -I" + os.path.join(llvm19_lib, "clang", "19", "include")
+else:
+    cc = config.clang
+    cxx = config.clang + "++"
+    include_flags = " -I" + include
 
-config.substitutions.append(("%clangxx-offload", clangxx + " " + base_flags + " -I" + include))
-config.substitutions.append(("%clang-offload", config.clang + " " + base_flags + " -I" + include))
-config.substitutions.append(("%clang-plain", config.clang + " -fopenmp"))
+config.substitutions.append(("%clangxx-offload", cxx + " " + base_flags + include_flags))
+config.substitutions.append(("%clang-offload", cc + " " + base_flags + include_flags))
+config.substitutions.append(("%clang-plain", cc + " -fopenmp" + (include_flags if compiler == "clang-19" else "")))
 config.substitutions.append(("%fcheck", config.filecheck + " %s --allow-unused-prefixes --check-prefixes=" + prefixes))
+config.substitutions.append(("%core", core_prefix))
 config.substitutions.append(("%libdir", run_dir))
 config.substitutions.append(("%llvm14_bin", os.path.join(config.llvm14_dir, "bin")))
 # Our device listing (tools/omptarget-info), and the queue mode it reports
@@ -180,6 +253,18 @@ if config.sanitizer and "address" in config.sanitizer.split(","):
         subprocess.check_output([config.clang, "-print-resource-dir"], text=True).strip(),
         "lib", "linux", "libclang_rt.asan-x86_64.so")
 config.substitutions.append(("%uninstrumented", preload))
+# The host libomp (hostomp): a directory holding only its libomp.so.5, ahead
+# of the runtime's (LLVM 19's lib directory holds its libomp.so.5 as well,
+# LLVM 14's its own). clang-14 programs on libomp 14 keep the system's, as
+# they always did.
+if compiler == "clang-19" or hostomp != "14":
+    libomp_dir = os.path.join(config.test_exec_root, "libomp-" + hostomp)
+    os.makedirs(libomp_dir, exist_ok=True)
+    link = os.path.join(libomp_dir, "libomp.so.5")
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(os.path.join(llvm_lib if hostomp == "14" else llvm19_lib, "libomp.so.5"), link)
+    run_libs.insert(0, libomp_dir)
 config.substitutions.append(("%run", "env LD_LIBRARY_PATH=" + os.pathsep.join(run_libs)))
 # A hung test (a deadlock) fails after this many seconds instead of hanging
 # the suite (lit needs psutil for it; without psutil the tests that could
