@@ -20,13 +20,23 @@
 # install-package).
 # patch, xz-utils: scripts/build-tsan-libomp.sh unpacks and patches Debian's
 # libomp 14 sources.
+# clang-19: the offload programs are built by clang 19 as well (CTest's
+# offload-c19-* configurations; tests/gpu/run_gpu_tests.sh's bin/c19), to run
+# them on our runtime and on LLVM 19's. LLVM 19's OpenMP runtime itself
+# (libomp5-19, libomp-19-dev) conflicts with LLVM 14's packages and is never
+# installed: scripts/fetch-llvm19-runtime.sh unpacks it into the build tree.
+# clang-tools-19: clang-offload-packager and clang-linker-wrapper, which
+# clang-19 -fopenmp-targets=... runs to embed and link the device images.
+# lld-19: LLVM 19's linker, which clang-19's offload toolchain links device
+# images with where no vendor linker does (the x86_64 and NVIDIA images here
+# link with ld and nvlink).
 set -eu
 DEMO_PACKAGES="cmake ninja-build g++ clang-14 libomp-14-dev libffi-dev"
 case "${1:-all}" in
   demo) PACKAGES=$DEMO_PACKAGES ;;
   all)
     PACKAGES="$DEMO_PACKAGES libclang-rt-14-dev llvm-14 llvm-14-tools libgtest-dev libgmock-dev \
-python3 python3-matplotlib binutils valgrind pkg-config patch xz-utils"
+python3 python3-matplotlib binutils valgrind pkg-config patch xz-utils clang-19 clang-tools-19 lld-19"
     ;;
   *) echo "usage: install-deps.sh [demo]" >&2; exit 2 ;;
 esac

@@ -31,10 +31,17 @@
 # -fsanitize=address carries clang's ASan runtime, against which a
 # clang-built sanitized libomptarget.so resolves (a g++-built one would want
 # libasan's).
+#
+# Before the build, scripts/fetch-llvm19-runtime.sh unpacks LLVM 19's OpenMP
+# runtime into $build/llvm19-runtime (once; it needs network access the first
+# time): with clang-19, CTest then runs the offload programs built by clang 19
+# too, on our runtime (offload-c19-ours, -ours-async, -ours-libomp14) and on
+# LLVM 19's for comparison (offload-c19-llvm19).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 build=${BUILD_DIR:-$root/build}
+"$root/scripts/fetch-llvm19-runtime.sh" "$build/llvm19-runtime" >/dev/null
 if [ "${SANITIZERS:-1}" != 0 ]; then
   for san in thread address,undefined; do
     dir="$build-$(echo "$san" | tr ',' '-')"
