@@ -102,14 +102,16 @@ compile_segment() {  # SEGMENT SOURCE BINARY EXTRA_FLAGS [c19] -> the command to
   if [ "$compiler" = c19 ]; then
     # clang 19 knows sm_90 and CUDA 12.5 (it takes the newer toolkit's ptxas
     # and nvlink as they are). LLVM 19's omp.h, and its libomp, libomptarget
-    # (soname libomptarget.so.19.1) and nvptx device runtime (the bitcode,
-    # named here, and libomptarget.devicertl.a) through LIBRARY_PATH, which
-    # comes after every -L: a test's -L%libdir still links our extensions
-    # (as in lit.cfg.py).
+    # (soname libomptarget.so.19.1) and nvptx device runtime (the bitcode
+    # libomptarget-nvptx-sm_<arch>.bc, which clang looks for there too, and
+    # libomptarget.devicertl.a) through LIBRARY_PATH, which comes after every
+    # -L: a test's -L%libdir still links our extensions (as in lit.cfg.py).
+    # A test's own architecture (`-Xopenmp-target -march=sm_86`, which clang
+    # 19 refuses without a triple) replaces sm_90.
     cc="env LIBRARY_PATH=$L19 $CLANG19"
     cxx="env LIBRARY_PATH=$L19 ${CLANG19%clang-19}clang++-19"
+    seg=${seg//-Xopenmp-target -march=sm_/--no-offload-arch=sm_90 --offload-arch=sm_}
     nv="$extra -fopenmp --offload-arch=sm_90 --cuda-path=$CUDA19"
-    nv+=" --libomptarget-nvptx-bc-path=$L19/libomptarget-nvptx-sm_90.bc"
     nv+=" -gline-tables-only -Wno-openmp-mapping -Wno-unknown-cuda-version -I$ROOT/include -I$L19/clang/19/include"
     seg=${seg//%clang-plain/$cc -fopenmp -I$L19/clang/19/include}
   else

@@ -59,12 +59,13 @@ static long check(const unsigned *x, int n, int v) {
 static long chain(unsigned *x, int n, enum Variant v) {
   for (int i = 0; i < n; i++) x[i] = start(i, v);
   switch (v) {
-    case PRESENT:
+    case PRESENT: {  // (braces: a standalone directive is no case's statement)
 #pragma omp target enter data map(to : x[0:n])
       for (int k = 0; k < N; k++) chainStep(x, n, k);
 #pragma omp taskwait
 #pragma omp target exit data map(from : x[0:n])
       break;
+    }
     case TOFROM:
       for (int k = 0; k < N; k++) chainStep(x, n, k);
 #pragma omp taskwait

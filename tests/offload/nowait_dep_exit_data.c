@@ -60,23 +60,27 @@ static long run(unsigned *a, int n, unsigned r, enum Mode mode) {
 #pragma omp target enter data map(to : a[0:n])
   for (int k = 0; k < K; k++) chainStep(a, n, k);
   switch (mode) {
-    case NOWAIT_DEPEND:
+    // (Braces: a standalone directive is no case's statement.)
+    case NOWAIT_DEPEND: {
 #pragma omp target exit data map(from : a[0:n]) depend(in : a[0]) depend(out : done) nowait
 #pragma omp task depend(in : done) shared(badTask)
       badTask = countBad(a, n, r);
 #pragma omp taskwait
       bad = countBad(a, n, r) + badTask;
       break;
-    case DEPEND:
+    }
+    case DEPEND: {
 #pragma omp target exit data map(from : a[0:n]) depend(in : a[0])
       bad = countBad(a, n, r);
 #pragma omp taskwait
       break;
-    case TASKWAIT:
+    }
+    case TASKWAIT: {
 #pragma omp taskwait
 #pragma omp target exit data map(from : a[0:n])
       bad = countBad(a, n, r);
       break;
+    }
   }
   (void)done;
   return bad + (omp_target_is_present(a, omp_get_default_device()) != 0);
