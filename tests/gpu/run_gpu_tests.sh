@@ -22,10 +22,14 @@
 #       usr/lib/llvm-19) exist, each test is also built by clang 19 for sm_90
 #       with LLVM 19's device runtime (bin/c19; CUDA_PATH, default
 #       /usr/local/cuda, is the toolkit), and the bundle carries LLVM 19's
-#       libomptarget.so.19.1 and libomp.so.5, and in llvm19-libs.tar.xz (xz: it
-#       would not fit gzipped) libLLVM.so.19.1 with the libraries it needs.
-#       C19=0 leaves clang 19 out; LLVM19_LIBS=0 leaves the xz archive out
-#       (then there is no c19-llvm19 configuration).
+#       libomptarget.so.19.1 and libomp.so.5. C19=0 leaves clang 19 out.
+#       LLVM 19's runtime needs libLLVM.so.19.1 (123 MiB) and the libraries it
+#       links, 34 MiB in BUNDLE/llvm19-libs.tar.xz: with the whole bundle
+#       (42 MiB gzipped) that is over the 64 MiB a device call carries, so
+#       by default the archive is left out (no c19-llvm19 configuration), and
+#       C14=0 builds the clang-19 side alone with it (56 MiB in all:
+#       c19-ours and c19-llvm19), for a second call. LLVM19_LIBS=0|1 forces
+#       it out or in.
 #   run_gpu_tests.sh run [BUNDLE] [CONFIG...|both|all]
 #       On the GPU machine: unpacks the bundle to a temporary directory, runs
 #       every test and prints `N passed, M failed` per configuration:
@@ -40,8 +44,8 @@
 #                         plugin built in), each embedded cubin's header first
 #                         rewritten to ELF ABI 7 (tests/gpu/cubin_abi7.py, a
 #                         measurement aid: LLVM 19 refuses ABI 8 cubins)
-#       both = ours llvm; c19 = c19-ours c19-llvm19; all (the default) = the
-#       five above and those of c19 that the bundle has. Failing tests'
+#       both = ours llvm; c19 = c19-ours c19-llvm19; all (the default) =
+#       those of the seven that the bundle has binaries for. Failing tests'
 #       output goes to the log ($OUT/gpu-tests-<config>.log when $OUT is set,
 #       else BUNDLE/gpu-tests-<config>.log).
 #
@@ -153,12 +157,19 @@ build() {
   [ $c19 = 1 ] && echo "clang 19 variant: $CLANG19, LLVM 19 runtime $L19, CUDA $CUDA19" ||
     echo "no clang 19 variant: $why19"
   local stage=$out/stage
-  rm -rf "$out"; mkdir -p "$stage"/{bin/llvmrtl,bin/devrtl,bin/devrtl-O2,src,cmds,lib/ours,lib/llvm,tools/lib}
+  # C14=0: the clang-19 side alone (with LLVM 19's libraries, by default).
+  local c14=1 llvm19_libs=${LLVM19_LIBS:-0}
+  if [ "${C14:-1}" = 0 ]; then
+    [ $c19 = 1 ] || die "C14=0 builds the clang-19 binaries only, and there is no clang 19 variant: $why19"
+    c14=0; llvm19_libs=${LLVM19_LIBS:-1}
+  fi
+  rm -rf "$out"; mkdir -p "$stage"/{src,cmds,lib/ours,tools/lib}
+  [ $c14 = 1 ] && mkdir -p "$stage"/{bin/llvmrtl,bin/devrtl,bin/devrtl-O2,lib/llvm}
   SM90PATH=$out/cuda-sm90
   "$ROOT/tools/omptarget-sm90-path" "$SM90PATH" >/dev/null || die "cannot make the sm_90 CUDA path"
 
   cp "$lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/ours/"
-  cp "$LLVM/lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/llvm/"
+  [ $c14 = 1 ] && cp "$LLVM/lib/libomptarget.so" "$lib/libomptarget.rtl.cuda.so" "$LLVM/lib/libomp.so.5" "$stage/lib/llvm/"
   if [ $c19 = 1 ]; then
     mkdir -p "$stage"/{bin/c19,lib/c19-ours,lib/c19-llvm19}
     # Our side: the clang-19 programs load libomptarget.so.19.1 (ours: the
@@ -250,6 +261,7 @@ build() {
           %clang*)
             local variant flags variants="llvmrtl devrtl devrtl-O2"
             [ $devrtl_only = 1 ] && variants="devrtl devrtl-O2"
+            [ $c14 = 0 ] && variants=""
             for variant in $variants; do
               case $variant in
                 llvmrtl) flags="" ;;
@@ -302,10 +314,14 @@ build() {
   fi
   tar -C "$stage" -czf "$out/bundle.tar.gz" . || die "cannot pack the bundle"
   rm -rf "$stage" "$SM90PATH"
-  echo "bundle: $out/bundle.tar.gz ($(du -h "$out/bundle.tar.gz" | cut -f1)): $built test(s) built, $broken failed to build, $skipped skipped"
+  if [ $c14 = 1 ]; then
+    echo "bundle: $out/bundle.tar.gz ($(du -h "$out/bundle.tar.gz" | cut -f1)): $built test(s) built, $broken failed to build, $skipped skipped"
+  else
+    echo "bundle: $out/bundle.tar.gz ($(du -h "$out/bundle.tar.gz" | cut -f1)): the clang-19 side only (C14=0), $skipped skipped"
+  fi
   if [ $c19 = 1 ]; then
     echo "clang 19: $built19 test(s) built, $broken19 failed to build"
-    if [ "${LLVM19_LIBS:-1}" != 0 ]; then
+    if [ "$llvm19_libs" != 0 ]; then
       # libLLVM.so.19.1 (123 MiB, about 38 MiB gzipped, 25 MiB in xz) and
       # the libraries it links that a CUDA image may lack, all but glibc's,
       # the C++ runtime's and libz3 (tools/lib has it): `run` links in only
@@ -325,10 +341,11 @@ build() {
       rm -rf "$llvm19"
       echo "llvm19-libs.tar.xz ($(du -h "$out/llvm19-libs.tar.xz" | cut -f1)): libLLVM.so.19.1 and what it links"
     fi
-    local total
-    total=$(cat "$out"/bundle.tar.gz "$out"/llvm19-libs.tar.xz 2>/dev/null | wc -c)
-    echo "bundle files together: $((total / 1048576)) MiB (the device call carries 64 MiB at most, the working tree included)"
   fi
+  local total
+  total=$(cat "$out"/bundle.tar.gz "$out"/llvm19-libs.tar.xz 2>/dev/null | wc -c)
+  total=$((total / 1048576))
+  echo "bundle files together: $total MiB$([ $total -lt 58 ] || echo "; WARNING: with the working tree that may be over the 64 MiB a device call carries")"
   [ $broken = 0 ] && [ $broken19 = 0 ]
 }
 
@@ -376,6 +393,10 @@ run_core() {  # DIR CONFIG LOG
   esac
   if [ $compiler = 19 ] && [ ! -d "$dir/bin/c19" ]; then
     echo "== $config: the bundle has no clang-19 binaries (built without clang-19 or LLVM 19's runtime)"
+    return 1
+  fi
+  if [ $compiler = 14 ] && [ ! -d "$bins" ]; then
+    echo "== $config: the bundle has no clang-14 binaries (built with C14=0)"
     return 1
   fi
   if [ "$config" = c19-llvm19 ]; then
@@ -476,7 +497,9 @@ print("omptarget-info --json: %d cuda device(s): %s" % (n, ", ".join(x.get("name
     [ -f "$bundle/llvm19-libs.tar.xz" ] && c19_configs+=" c19-llvm19"
   fi
   [ "$which" = c19 ] && configs="c19-ours c19-llvm19"
-  [ "$which" = all ] && configs="ours llvm ours-devrtl ours-devrtl-O2 llvm-devrtl $c19_configs"
+  local c14_configs=""
+  [ -d "$dir/bin/llvmrtl" ] && c14_configs="ours llvm ours-devrtl ours-devrtl-O2 llvm-devrtl"
+  [ "$which" = all ] && configs="$c14_configs $c19_configs"
   for config in $configs; do
     run_core "$dir" "$config" "$logdir/gpu-tests-$config.log" || status=1
   done
