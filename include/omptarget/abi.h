@@ -1,7 +1,7 @@
 // ABI shared by the compiler, the core library and the plugins.
 //
-// These layouts and constants are fixed by clang 14's code generation and by
-// LLVM 14's plugin interface; they must never change. Everything else in the
+// These layouts and constants are fixed by clang 14's and clang 19's code
+// generation and by LLVM 14's plugin interface; they must never change. Everything else in the
 // project is free to evolve behind them.
 #pragma once
 
@@ -71,9 +71,40 @@ struct ident_t {
 };
 
 typedef void *map_var_info_t;
+
+// The argument of __tgt_target_kernel (clang 15 and later; LLVM calls it
+// KernelArgsTy). Version 1 ends after Flags; version 2 adds the launch
+// dimensions and the dynamic group memory; version 3 (clang 18 and 19) has
+// version 2's layout, and its kernels take the launch environment as an
+// implicit first argument (kKernelArgsMinVersionWithLaunchEnv).
+struct __tgt_kernel_arguments {
+  uint32_t Version;
+  uint32_t NumArgs;
+  void **ArgBasePtrs;
+  void **ArgPtrs;
+  int64_t *ArgSizes;
+  int64_t *ArgTypes;
+  void **ArgNames;
+  void **ArgMappers;
+  uint64_t Tripcount;
+  uint64_t Flags;  // bit 0 (kKernelArgsNoWait): the region has `nowait`
+  // Version 2 and later.
+  uint32_t NumTeams[3];     // 0: unspecified; [1] and [2] only for ompx_bare kernels
+  uint32_t ThreadLimit[3];  // the same
+  uint32_t DynCGroupMem;    // bytes of dynamic group memory (ompx_dyn_cgroup_mem)
+};
 }
 
 namespace omptarget::abi {
+
+// __tgt_kernel_arguments::Version: the versions we read, and where fields
+// and the implicit launch-environment argument begin.
+constexpr uint32_t kKernelArgsFirstVersion = 1;
+constexpr uint32_t kKernelArgsLastVersion = 3;
+constexpr uint32_t kKernelArgsMinVersionWithDims = 2;
+constexpr uint32_t kKernelArgsMinVersionWithLaunchEnv = 3;
+constexpr uint64_t kKernelArgsNoWait = 0x1;
+static_assert(sizeof(__tgt_kernel_arguments) == 104, "clang 19's layout");
 
 constexpr int32_t kOffloadSuccess = 0;
 constexpr int32_t kOffloadFail = ~0;
@@ -111,11 +142,19 @@ constexpr int64_t parentIndex(int64_t Type) {
   return static_cast<int64_t>(((static_cast<uint64_t>(Type) & kMapMemberOfMask) >> 48)) - 1;
 }
 
-// __tgt_offload_entry::flags, as clang 14 emits them.
+// __tgt_offload_entry::flags, as clang 14 and clang 19 emit them.
 enum EntryFlags : int32_t {
   kEntryLink = 0x01,  // a `declare target link` global (its entry is the device's pointer)
   kEntryCtor = 0x02,  // a kernel that runs the constructors of declare-target globals
   kEntryDtor = 0x04,  // a kernel that runs their destructors
+  // clang 19: a `declare target indirect` function (size: a pointer; the
+  // device global `name` holds the device function's address).
+  kEntryIndirect = 0x08,
+  // clang 19: not a kernel or a global but the translation unit's `#pragma
+  // omp requires` flags (RequiresFlags) in `reserved` (LLVM 19 calls it
+  // `data`), with a null addr and an empty name. clang 19 passes the flags
+  // only here, not through __tgt_register_requires.
+  kEntryRequires = 0x10,
 };
 // Name of the section that holds an image's (or the host's) entries.
 constexpr const char *kEntriesSection = "omp_offloading_entries";

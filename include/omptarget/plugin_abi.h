@@ -61,6 +61,12 @@
 // started or a null Fn. LLVM 14's core never calls it; a plugin without it
 // has no device-side profile.
 //
+// `launch_kernel_async`, also ours: run_target_team_region_async for the
+// kernels of clang 15 and later, whose launches say more (the implicit
+// launch-environment argument, dynamic group memory, dimensions:
+// __tgt_kernel_launch above). A plugin without it cannot run a kernel that
+// needs any of these; the core then refuses the launch with a line.
+//
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
 // must export; OPT marks entries the core looks up and may find absent.
@@ -68,17 +74,43 @@
 
 #include "omptarget/abi.h"
 
+// One kernel launch as launch_kernel_async takes it: what clang 14's
+// run_target_team_region passes, and what clang 15 and later add. The core
+// passes the version it was built with; a plugin that does not know it
+// answers OFFLOAD_FAIL with an error line.
+//   KernelArgsVersion  the program's __tgt_kernel_arguments version, 0 for
+//                      clang 14's __tgt_target[_teams] entries. From 3 on
+//                      (abi::kKernelArgsMinVersionWithLaunchEnv) the kernel
+//                      takes the launch environment as an implicit first
+//                      argument, before Args, which the plugin supplies.
+//   NumTeams[3]        0: unspecified; [1] and [2] are 0 but for ompx_bare
+//   ThreadLimit[3]     kernels (a grid of several dimensions).
+//   DynCGroupMem       bytes of dynamic group memory (CUDA: dynamic shared
+//                      memory) the kernel gets on top of its own.
+//   IsTeamRegion       0: a plain `target` region (1 team, no thread limit,
+//                      no trip count), as run_target_region_async.
+#define OMPTARGET_KERNEL_LAUNCH_VERSION 1u
+typedef struct __tgt_kernel_launch {
+  uint32_t Version;
+  uint32_t KernelArgsVersion;
+  uint32_t NumTeams[3];
+  uint32_t ThreadLimit[3];
+  uint32_t DynCGroupMem;
+  int32_t IsTeamRegion;
+  uint64_t LoopTripCount;
+} __tgt_kernel_launch;
+
 // The table `direct_device` fills; the core passes the version it was built
 // with, and a plugin that does not know that version answers OFFLOAD_FAIL
 // (the core then uses the entry points). Each function takes `Device` as its
 // first argument and otherwise the arguments of the entry it names, without
-// the device number. `run_region_async` is run_target_team_region_async when
-// IsTeamRegion is 1, and run_target_region_async (NumTeams 1, ThreadLimit 0,
-// LoopTripCount 0) when it is 0. `data_alloc` and `data_delete` take the
-// construct's queue, or null: with a queue they are data_alloc_async and
-// data_delete_async (the allocation and the release ordered on that queue),
-// without one the synchronous entries.
-#define OMPTARGET_DIRECT_DEVICE_VERSION 2u
+// the device number. `launch_async` is launch_kernel_async. `data_alloc` and
+// `data_delete` take the construct's queue, or null: with a queue they are
+// data_alloc_async and data_delete_async (the allocation and the release
+// ordered on that queue), without one the synchronous entries. (Version 2
+// had `run_region_async`, run_target_[team_]region_async's arguments, where
+// version 3 has `launch_async`.)
+#define OMPTARGET_DIRECT_DEVICE_VERSION 3u
 typedef struct __tgt_direct_device {
   void *Device;
   void *(*data_alloc)(void *Device, int64_t Size, void *HostPtr, int32_t Kind,
@@ -88,10 +120,9 @@ typedef struct __tgt_direct_device {
                                __tgt_async_info *Queue);
   int32_t (*data_retrieve_async)(void *Device, void *HstPtr, void *TgtPtr, int64_t Size,
                                  __tgt_async_info *Queue);
-  int32_t (*run_region_async)(void *Device, void *Entry, void **Args, ptrdiff_t *Offsets,
-                              int32_t NumArgs, int32_t NumTeams, int32_t ThreadLimit,
-                              uint64_t LoopTripCount, int32_t IsTeamRegion,
-                              __tgt_async_info *Queue);
+  int32_t (*launch_async)(void *Device, void *Entry, void **Args, ptrdiff_t *Offsets,
+                          int32_t NumArgs, const __tgt_kernel_launch *Launch,
+                          __tgt_async_info *Queue);
 } __tgt_direct_device;
 
 // What interop_info fills (zeroed by the caller): the constant properties of
@@ -218,6 +249,9 @@ typedef void (*__tgt_device_property_fn)(void *Ctx, const char *Key, const char 
   OPT(interop_info, int32_t, (int32_t DeviceId, uint32_t Version, __tgt_interop_info * Info))     \
   OPT(release_async_info, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))                  \
   OPT(data_try_lock, int32_t, (int32_t DeviceId, void *HstPtr, int64_t Size, void **LockedPtr))   \
-  OPT(device_properties, int32_t, (int32_t DeviceId, __tgt_device_property_fn Fn, void *Ctx))  \
+  OPT(device_properties, int32_t, (int32_t DeviceId, __tgt_device_property_fn Fn, void *Ctx))     \
   OPT(profile_device, int32_t,                                                                    \
-      (int32_t DeviceId, uint32_t Version, __tgt_device_op_fn Fn, void *Ctx))
+      (int32_t DeviceId, uint32_t Version, __tgt_device_op_fn Fn, void *Ctx))                     \
+  OPT(launch_kernel_async, int32_t,                                                               \
+      (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,           \
+       const __tgt_kernel_launch *Launch, __tgt_async_info *Queue))

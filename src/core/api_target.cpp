@@ -121,14 +121,17 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
 // no error is due. Asked only once the region failed.
 [[gnu::cold]] bool failedForTeardown(Runtime &R, const char *Call, void *HostPtr) {
   if (!exit_mark::begun() && !R.images().retired(HostPtr)) return false;
-  OMPT_TRACE("omptarget", "%s: host region %p failed while the program exits or after its "
+  OMPT_TRACE("omptarget",
+             "%s: host region %p failed while the program exits or after its "
              "binary was unregistered; its host version runs",
              Call, HostPtr);
   return true;
 }
 
+// Kernel: the launch's shape; for clang 14's entries (KernelArgsVersion 0)
+// a team region's trip count is the one __kmpc_push_target_tripcount left.
 int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, const MapArgs &A,
-              bool Teams, int32_t NumTeams, int32_t ThreadLimit) {
+              __tgt_kernel_launch Kernel) {
   // A region that starts after shutdown (a nowait region whose task runs
   // during exit()) runs as the compiler's host version: its data is the host's.
   RuntimeUse Use;
@@ -142,7 +145,10 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   Span.setDevice(DeviceId);
   // device(omp_get_initial_device()): the compiler's host version runs it.
   if (isInitialDevice(DeviceId)) return abi::kOffloadFail;
-  uint64_t TripCount = Runtime::popTripCount(DeviceId);
+  if (Kernel.KernelArgsVersion == 0) {
+    uint64_t TripCount = Runtime::popTripCount(DeviceId);
+    if (Kernel.IsTeamRegion) Kernel.LoopTripCount = TripCount;
+  }
   if (Status S = checkMapArgs(Call, A); !S) [[unlikely]] {
     handleOutcome(Loc, S, Call);
     return abi::kOffloadFail;
@@ -159,15 +165,71 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
                          A.Names);
   LaunchParams Launch;
   Launch.HostRegion = HostPtr;
-  Launch.Teams = Teams;
-  Launch.NumTeams = NumTeams;
-  Launch.ThreadLimit = ThreadLimit;
-  Launch.TripCount = TripCount;
+  Launch.Kernel = Kernel;
   Status S = runTargetRegion(Loc, **D, A, Launch);
   if (!S && failedForTeardown(R, Call, HostPtr)) return abi::kOffloadFail;
   if (info::enabled(abi::kInfoDumpTable)) info::dumpTable(Loc, **D);
   reportOutcome(R, Loc, S, Call);
   return S ? abi::kOffloadSuccess : abi::kOffloadFail;
+}
+
+// The launch a __tgt_kernel_arguments of clang 15 or later describes, read
+// as LLVM 19 reads each version: version 1 ends after Flags (its teams and
+// thread limit are the call's own), versions 2 and 3 carry the dimensions
+// and the dynamic group memory. NumTeams -1 is a region without `teams`:
+// one team. Only a version in [kKernelArgsFirstVersion,
+// kKernelArgsLastVersion] may be read: the caller checks.
+__tgt_kernel_launch launchOf(const __tgt_kernel_arguments &KA, int32_t NumTeams,
+                             int32_t ThreadLimit) {
+  __tgt_kernel_launch L{};
+  L.Version = OMPTARGET_KERNEL_LAUNCH_VERSION;
+  L.KernelArgsVersion = KA.Version;
+  L.LoopTripCount = KA.Tripcount;
+  if (KA.Version >= abi::kKernelArgsMinVersionWithDims) {
+    for (int I = 0; I < 3; ++I) {
+      L.NumTeams[I] = KA.NumTeams[I];
+      L.ThreadLimit[I] = KA.ThreadLimit[I];
+    }
+    L.DynCGroupMem = KA.DynCGroupMem;
+  } else {
+    L.NumTeams[0] = NumTeams > 0 ? static_cast<uint32_t>(NumTeams) : 0;
+    L.ThreadLimit[0] = ThreadLimit > 0 ? static_cast<uint32_t>(ThreadLimit) : 0;
+  }
+  L.IsTeamRegion = NumTeams != -1;
+  if (!L.IsTeamRegion) {
+    // A plain region is one team; its thread limit (a `target parallel`'s)
+    // still bounds its threads.
+    L.NumTeams[0] = 1;
+    L.NumTeams[1] = L.NumTeams[2] = 0;
+    L.LoopTripCount = 0;
+  }
+  return L;
+}
+
+int runKernel(const char *Call, ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
+              int32_t ThreadLimit, void *HostPtr, __tgt_kernel_arguments *KA) {
+  if (!KA || KA->Version < abi::kKernelArgsFirstVersion ||
+      KA->Version > abi::kKernelArgsLastVersion) [[unlikely]] {
+    // Never a guess at a layout we do not know: the region runs on the
+    // host (fatal under OMP_TARGET_OFFLOAD=mandatory).
+    RuntimeUse Use;
+    if (!Use) return abi::kOffloadFail;
+    handleOutcome(
+        Loc,
+        KA ? makeError("%s: the kernel arguments of region %p have version %u, which this runtime "
+                       "does not read (it reads versions %u to %u, those of clang 15 to 19); the "
+                       "region runs on the host; build the program with clang 14 or 19, or use a "
+                       "newer omptarget",
+                       Call, HostPtr, KA->Version, abi::kKernelArgsFirstVersion,
+                       abi::kKernelArgsLastVersion)
+           : makeError("%s: null kernel arguments for region %p; the region runs on the host", Call,
+                       HostPtr),
+        Call);
+    return abi::kOffloadFail;
+  }
+  MapArgs A = makeArgs(static_cast<int32_t>(KA->NumArgs), KA->ArgBasePtrs, KA->ArgPtrs,
+                       KA->ArgSizes, KA->ArgTypes, KA->ArgNames, KA->ArgMappers);
+  return runTarget(Call, Loc, DeviceId, HostPtr, A, launchOf(*KA, NumTeams, ThreadLimit));
 }
 
 }  // namespace
@@ -230,33 +292,37 @@ OMPT_EXPORT int __tgt_target_mapper(ident_t *Loc, int64_t DeviceId, void *HostPt
                                     void **Bases, void **Begins, int64_t *Sizes, int64_t *Types,
                                     map_var_info_t *Names, void **Mappers) {
   return runTarget("__tgt_target", Loc, DeviceId, HostPtr,
-                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), false, 0, 0);
+                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers),
+                   clang14Launch(false, 0, 0, 0));
 }
 OMPT_EXPORT int __tgt_target_nowait_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
                                            int32_t Num, void **Bases, void **Begins, int64_t *Sizes,
                                            int64_t *Types, map_var_info_t *Names, void **Mappers,
                                            int32_t, void *, int32_t, void *) {
   return runTarget("__tgt_target_nowait", Loc, DeviceId, HostPtr,
-                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), false, 0, 0);
+                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers),
+                   clang14Launch(false, 0, 0, 0));
 }
 OMPT_EXPORT int __tgt_target(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
                              void **Begins, int64_t *Sizes, int64_t *Types) {
   return runTarget("__tgt_target", nullptr, DeviceId, HostPtr,
-                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), false, 0, 0);
+                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr),
+                   clang14Launch(false, 0, 0, 0));
 }
 OMPT_EXPORT int __tgt_target_nowait(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
                                     void **Begins, int64_t *Sizes, int64_t *Types, int32_t, void *,
                                     int32_t, void *) {
   return runTarget("__tgt_target_nowait", nullptr, DeviceId, HostPtr,
-                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), false, 0, 0);
+                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr),
+                   clang14Launch(false, 0, 0, 0));
 }
 OMPT_EXPORT int __tgt_target_teams_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
                                           int32_t Num, void **Bases, void **Begins, int64_t *Sizes,
                                           int64_t *Types, map_var_info_t *Names, void **Mappers,
                                           int32_t NumTeams, int32_t ThreadLimit) {
   return runTarget("__tgt_target_teams", Loc, DeviceId, HostPtr,
-                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), true, NumTeams,
-                   ThreadLimit);
+                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers),
+                   clang14Launch(true, NumTeams, ThreadLimit, 0));
 }
 OMPT_EXPORT int __tgt_target_teams_nowait_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
                                                  int32_t Num, void **Bases, void **Begins,
@@ -265,23 +331,40 @@ OMPT_EXPORT int __tgt_target_teams_nowait_mapper(ident_t *Loc, int64_t DeviceId,
                                                  int32_t NumTeams, int32_t ThreadLimit, int32_t,
                                                  void *, int32_t, void *) {
   return runTarget("__tgt_target_teams_nowait", Loc, DeviceId, HostPtr,
-                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers), true, NumTeams,
-                   ThreadLimit);
+                   makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers),
+                   clang14Launch(true, NumTeams, ThreadLimit, 0));
 }
 OMPT_EXPORT int __tgt_target_teams(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
                                    void **Begins, int64_t *Sizes, int64_t *Types, int32_t NumTeams,
                                    int32_t ThreadLimit) {
   return runTarget("__tgt_target_teams", nullptr, DeviceId, HostPtr,
-                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), true, NumTeams,
-                   ThreadLimit);
+                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr),
+                   clang14Launch(true, NumTeams, ThreadLimit, 0));
 }
 OMPT_EXPORT int __tgt_target_teams_nowait(int64_t DeviceId, void *HostPtr, int32_t Num,
                                           void **Bases, void **Begins, int64_t *Sizes,
                                           int64_t *Types, int32_t NumTeams, int32_t ThreadLimit,
                                           int32_t, void *, int32_t, void *) {
   return runTarget("__tgt_target_teams_nowait", nullptr, DeviceId, HostPtr,
-                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr), true, NumTeams,
-                   ThreadLimit);
+                   makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr),
+                   clang14Launch(true, NumTeams, ThreadLimit, 0));
+}
+
+// clang 15 and later: one entry for every target region, its launch in
+// *Args. With `nowait` the region runs inside the target task libomp made
+// for it (Flags bit 0), as __tgt_target_nowait's regions do: the task
+// completes when the region has.
+OMPT_EXPORT int __tgt_target_kernel(ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
+                                    int32_t ThreadLimit, void *HostPtr,
+                                    __tgt_kernel_arguments *Args) {
+  return runKernel("__tgt_target_kernel", Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args);
+}
+OMPT_EXPORT int __tgt_target_kernel_nowait(ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
+                                           int32_t ThreadLimit, void *HostPtr,
+                                           __tgt_kernel_arguments *Args, int32_t, void *, int32_t,
+                                           void *) {
+  return runKernel("__tgt_target_kernel_nowait", Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
+                   Args);
 }
 
 OMPT_EXPORT void __kmpc_push_target_tripcount_mapper(ident_t *, int64_t DeviceId,

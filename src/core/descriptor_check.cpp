@@ -20,11 +20,13 @@ DescriptorFlaw rangeFlaw(const __tgt_offload_entry *Begin, const __tgt_offload_e
 
 // Every record of a checked table has a name; globals (size > 0) and kernels
 // (their region ids) have an address. A record without them is read through
-// a layout that is not its compiler's.
+// a layout that is not its compiler's. clang 19's requires records have
+// neither, by design (isRequiresRecord).
 Status checkEntries(const __tgt_bin_desc &Desc, const char *Table, const __tgt_offload_entry *Begin,
                     size_t Count) {
   for (size_t I = 0; I < Count; ++I) {
     const __tgt_offload_entry &E = Begin[I];
+    if (isRequiresRecord(E)) continue;
     if (!E.name)
       return makeError("descriptor %p: %s entry %zu (address %p, size %zu) has no name", ptr(&Desc),
                        Table, I, E.addr, E.size);

@@ -1,6 +1,6 @@
 // Checks a binary descriptor given to __tgt_register_lib before the runtime
 // walks it: the counts, the image bounds and the entry tables must have the
-// shape clang 14 emits. A descriptor from a compiler with another layout (a
+// shape clang 14 and clang 19 emit. A descriptor from a compiler with another layout (a
 // larger __tgt_offload_entry, say) or a corrupt one gets a message saying
 // what is wrong, instead of a read past the end of a table.
 #pragma once
@@ -26,6 +26,13 @@ enum class DescriptorFlaw {
   // descriptor (a wrong argument, or overwritten memory): fatal.
   Corrupt,
 };
+
+// clang 19's record of a translation unit's `#pragma omp requires` flags
+// among the entries (abi::kEntryRequires; LLVM 19 compares the flags with
+// ==, and so do we).
+inline bool isRequiresRecord(const __tgt_offload_entry &E) {
+  return E.flags == abi::kEntryRequires;
+}
 
 // Success, or "descriptor <p>: <what is wrong>" (without the hint on what
 // to do); on failure `Flaw` says which kind of flaw it is. Reads only memory

@@ -67,7 +67,7 @@ Status Device::initializeLocked(bool RequiresUnifiedSharedMemory) {
                  "cannot lock host memory",
                  Id_, Plugin_.name().c_str());
   }
-  EntryPoints_ = EntryPointHandle{&F, PluginDeviceId_};
+  EntryPoints_ = EntryPointHandle{&F, PluginDeviceId_, Plugin_.name().c_str()};
   BoundDeviceOps Bound = bindDeviceOps(Plugin_, EntryPoints_,
                                        env::getInt("OMPTARGET_PLUGIN_DIRECT_CALLS", 1, 0, 1) == 1);
   Ops_ = Bound.Ops;
@@ -209,11 +209,10 @@ Status Device::exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size,
   return Status::success();
 }
 
-Status Device::launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs, bool Teams,
-                      int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount,
-                      __tgt_async_info &Queue) {
-  if (Ops_.run_region_async(Ops_.Device, Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit,
-                            TripCount, Teams ? 1 : 0, &Queue) != kOffloadSuccess)
+Status Device::launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                      const __tgt_kernel_launch &Launch, __tgt_async_info &Queue) {
+  if (Ops_.launch_async(Ops_.Device, Entry, Args, Offsets, NumArgs, &Launch, &Queue) !=
+      kOffloadSuccess)
     return makeError("device %d: launching the kernel failed", Id_);
   return Status::success();
 }

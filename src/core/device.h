@@ -50,6 +50,24 @@ enum class CopyPolicy : uint8_t {
 };
 const char *copyPolicyName(CopyPolicy P);
 
+// The launch of clang 14's __tgt_target[_teams] entries (KernelArgs version
+// 0): a team region with its clause values (0: unspecified; a negative value
+// counts as unspecified, as LLVM 14's plugins read it), or a plain region.
+inline __tgt_kernel_launch clang14Launch(bool Teams, int32_t NumTeams, int32_t ThreadLimit,
+                                         uint64_t TripCount) {
+  __tgt_kernel_launch L{};
+  L.Version = OMPTARGET_KERNEL_LAUNCH_VERSION;
+  L.IsTeamRegion = Teams ? 1 : 0;
+  if (Teams) {
+    L.NumTeams[0] = NumTeams > 0 ? static_cast<uint32_t>(NumTeams) : 0;
+    L.ThreadLimit[0] = ThreadLimit > 0 ? static_cast<uint32_t>(ThreadLimit) : 0;
+    L.LoopTripCount = TripCount;
+  } else {
+    L.NumTeams[0] = 1;  // a plain region is one team
+  }
+  return L;
+}
+
 class Device {
  public:
   Device(int32_t Id, Plugin &P, int32_t PluginDeviceId)
@@ -126,8 +144,10 @@ class Device {
   // Copy to `Dst` (this device or another device of the same plugin).
   Status exchange(void *SrcPtr, Device &Dst, void *DstPtr, int64_t Size, __tgt_async_info &Queue);
   bool canExchangeWith(const Device &Dst) const;
-  Status launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs, bool Teams,
-                int32_t NumTeams, int32_t ThreadLimit, uint64_t TripCount, __tgt_async_info &Queue);
+  // Launch: the kernel's shape as launch_kernel_async takes it
+  // (kernelLaunch builds one from clang 14's values).
+  Status launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                const __tgt_kernel_launch &Launch, __tgt_async_info &Queue);
   Status synchronize(__tgt_async_info &Raw);
 
   // The device's unique id (omp_get_uid_from_device): the plugin's

@@ -29,6 +29,7 @@ namespace omptarget::core {
 struct EntryPointHandle {
   const PluginFunctions *Fns = nullptr;
   int32_t PluginDeviceId = 0;
+  const char *PluginName = "";  // for the adapters' error lines
 };
 
 // Why the table is what it is, for the device's trace line.

@@ -14,8 +14,10 @@ Status runEntryKernels(Device &D, std::span<const EntryKernel> Kernels, const ch
   for (const EntryKernel &K : Kernels) {
     OMPT_TRACE("omptarget", "Device %d: running the %s kernel %s (%p)", D.id(), What, K.Name,
                K.Entry);
-    if (Status S = D.launch(K.Entry, NoArgs, NoOffsets, 0, /*Teams=*/true, /*NumTeams=*/1,
-                            /*ThreadLimit=*/1, /*TripCount=*/0, *Async.raw());
+    if (Status S = D.launch(K.Entry, NoArgs, NoOffsets, 0,
+                            clang14Launch(/*Teams=*/true, /*NumTeams=*/1, /*ThreadLimit=*/1,
+                                          /*TripCount=*/0),
+                            *Async.raw());
         !S)
       return makeError("the %s kernel %s of a declare-target global: %s", What, K.Name,
                        S.error().message().c_str());

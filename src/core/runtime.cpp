@@ -211,6 +211,11 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
                    Hint);
     return;
   }
+  // clang 19 passes `#pragma omp requires` as records of the entry table.
+  int64_t Requires = 0;
+  bool HasRecords = false;
+  Desc = RequiresRecords_.strip(Desc, Requires, HasRecords);
+  if (HasRecords) registerRequires(Requires);
   loadPlugins();
   std::string IdlePlugins;
   int Accepted = Images_.registerLib(Desc, requiresFlags(), IdlePlugins);
@@ -257,7 +262,8 @@ void Runtime::unregisterLib(__tgt_bin_desc *Desc) {
                "__tgt_unregister_lib: offload calls still running after %d ms; unregistering "
                "anyway",
                kShutdownWaitMs);
-  Images_.unregisterLib(Desc);
+  Images_.unregisterLib(RequiresRecords_.registered(Desc));
+  RequiresRecords_.forget(Desc);
 }
 
 OffloadPolicy Runtime::resolvePolicy() {

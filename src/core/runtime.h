@@ -31,6 +31,7 @@
 #include "image_registry.h"
 #include "interop_object.h"
 #include "offload_policy.h"
+#include "requires_records.h"
 
 namespace omptarget::core {
 
@@ -91,6 +92,7 @@ class Runtime {
  private:
   DeviceTable Devices_;
   ImageRegistry Images_{Devices_};
+  RequiresRecords RequiresRecords_;  // clang 19 descriptors, stripped of their requires records
   AllocationRegistry Allocations_;
   InteropRegistry Interops_;  // destroyed before the devices its objects use
   std::atomic<int64_t> RequiresFlags_{0};

@@ -222,8 +222,7 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   OMPT_TRACE("omptarget", "Launching %s on device %d with %zu arguments",
              Runtime::get().images().kernelName(Launch.HostRegion), D.id(), KernelArgs.size());
   if (Status S = D.launch(*Entry, KernelArgs.data(), Offsets.data(),
-                          static_cast<int32_t>(KernelArgs.size()), Launch.Teams, Launch.NumTeams,
-                          Launch.ThreadLimit, Launch.TripCount, *Async.raw());
+                          static_cast<int32_t>(KernelArgs.size()), Launch.Kernel, *Async.raw());
       !S) {
     debug::error("Executing target region abort target.");
     const char *Name = Runtime::get().images().kernelName(Launch.HostRegion);

@@ -11,10 +11,9 @@ namespace omptarget::core {
 
 struct LaunchParams {
   void *HostRegion = nullptr;  // the region id clang passes
-  bool Teams = false;
-  int32_t NumTeams = 0;
-  int32_t ThreadLimit = 0;
-  uint64_t TripCount = 0;
+  // The kernel's shape: clang14Launch (device.h) for clang 14's entries,
+  // the __tgt_kernel_arguments of clang 15 and later otherwise.
+  __tgt_kernel_launch Kernel = clang14Launch(false, 0, 0, 0);
 };
 
 Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &Args,

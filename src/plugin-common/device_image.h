@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "omptarget/abi.h"
+#include "omptarget/plugin_abi.h"
 
 namespace omptarget::plugin {
 
@@ -46,10 +47,21 @@ struct KernelLaunch {
   uint64_t LoopTripCount;
   bool IsTeamRegion;
   const char *Name;  // kernel name from the image, never null
+  // What clang 15 and later add (__tgt_kernel_launch; 0 for clang 14's
+  // entries). From KernelArgsVersion 3 on, Args[0] is the implicit
+  // launch-environment argument (launchUnchecked puts it there).
+  uint32_t KernelArgsVersion = 0;
+  uint32_t DynCGroupMem = 0;                            // bytes of dynamic group memory
+  uint32_t TeamsYZ[2] = {0, 0}, ThreadsYZ[2] = {0, 0};  // ompx_bare grids only
   // What the device ran it with, where its launchImpl says so (the CUDA
   // plugin: blocks and threads), for the profile, which reads them after
   // the launch; 0: as asked (NumTeams, ThreadLimit).
   mutable int32_t RanTeams = 0, RanThreads = 0;
 };
+
+// A KernelLaunch of launch_kernel_async's description In (checked by the
+// caller), for the kernel Name.
+KernelLaunch kernelLaunch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                          const __tgt_kernel_launch &In, const char *Name);
 
 }  // namespace omptarget::plugin

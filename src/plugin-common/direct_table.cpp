@@ -81,29 +81,23 @@ int32_t dataRetrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
   });
 }
 
-int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
-                  int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
-                  int32_t IsTeamRegion, __tgt_async_info *AsyncInfo) noexcept {
+int32_t launch(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+               const __tgt_kernel_launch *Launch, __tgt_async_info *AsyncInfo) noexcept {
   GenericDevice &D = deviceOf(Handle);
-  const bool Teams = IsTeamRegion != 0;
-  // What run_target_region{,_async} passes for a plain target region.
-  if (!Teams) {
-    NumTeams = 1;
-    ThreadLimit = 0;
-    LoopTripCount = 0;
-  }
-  const char *EntryName = Teams ? "run_target_team_region_async" : "run_target_region_async";
-  // An unknown entry goes the checked way too, which names it.
-  const char *Name = D.kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo);
+  const bool Teams = Launch && Launch->IsTeamRegion;
+  const char *EntryName = "launch_kernel_async";
+  // An unknown entry or description goes the checked way too, which names it.
+  const char *Name = Launch && Launch->Version == OMPTARGET_KERNEL_LAUNCH_VERSION
+                         ? D.kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo)
+                         : nullptr;
   if (!maySkipChecks(D, Name != nullptr)) [[unlikely]]
     return checked(D, EntryName, [&] {
-      return D.launchKernel(Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit, LoopTripCount,
-                            Teams, AsyncInfo);
+      return D.launchKernel(Entry, Args, Offsets, NumArgs, Launch, AsyncInfo);
     });
   return reportFailures(D.plugin(), EntryName, [&] {
-    KernelLaunch L{Entry,       Args,          Offsets, NumArgs, NumTeams,
-                   ThreadLimit, LoopTripCount, Teams,   Name};
-    return D.launchUnchecked(Teams ? "run_target_team_region" : "run_target_region", L, *AsyncInfo);
+    return D.launchUnchecked(Teams ? "run_target_team_region" : "run_target_region",
+                             kernelLaunch(Entry, Args, Offsets, NumArgs, *Launch, Name),
+                             *AsyncInfo);
   });
 }
 

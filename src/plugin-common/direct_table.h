@@ -33,9 +33,8 @@ inline bool maySkipChecks(const GenericDevice &D, bool ArgumentsPass) {
                                      __tgt_async_info *AsyncInfo) noexcept;
 [[gnu::noinline]] int32_t dataRetrieve(void *Device, void *HstPtr, void *TgtPtr, int64_t Size,
                                        __tgt_async_info *AsyncInfo) noexcept;
-[[gnu::noinline]] int32_t runRegion(void *Device, void *Entry, void **Args, ptrdiff_t *Offsets,
-                                    int32_t NumArgs, int32_t NumTeams, int32_t ThreadLimit,
-                                    uint64_t LoopTripCount, int32_t IsTeamRegion,
-                                    __tgt_async_info *AsyncInfo) noexcept;
+[[gnu::noinline]] int32_t launch(void *Device, void *Entry, void **Args, ptrdiff_t *Offsets,
+                                 int32_t NumArgs, const __tgt_kernel_launch *Launch,
+                                 __tgt_async_info *AsyncInfo) noexcept;
 
 }  // namespace omptarget::plugin::direct

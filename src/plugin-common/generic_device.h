@@ -106,6 +106,9 @@ class GenericDevice : private HostPinner {
   Status launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
                       int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
                       bool IsTeamRegion, __tgt_async_info *AsyncInfo);
+  // launch_kernel_async: the same with what clang 15 and later add.
+  Status launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                      const __tgt_kernel_launch *Launch, __tgt_async_info *AsyncInfo);
   Status synchronize(__tgt_async_info *AsyncInfo);
 
   // Events come from and go back to the event pool, which is their check.
@@ -256,6 +259,9 @@ class GenericDevice : private HostPinner {
                            __tgt_async_info &AsyncInfo);
   // L.Name is kernelToLaunch's answer for L's arguments.
   Status launchUnchecked(const char *Call, const KernelLaunch &L, __tgt_async_info &AsyncInfo);
+  // Its route for kernels that take the implicit launch-environment argument.
+  [[gnu::noinline]] Status launchWithEnvironment(const char *Call, const KernelLaunch &L,
+                                                 __tgt_async_info &AsyncInfo);
   // Event is live (from this device's pool).
   Status recordEventUnchecked(void *Event, __tgt_async_info &AsyncInfo);
   Status waitEventUnchecked(void *Event, __tgt_async_info &AsyncInfo);
@@ -393,6 +399,11 @@ class GenericDevice : private HostPinner {
                               void *Queue);
 
   virtual Status launchImpl(const KernelLaunch &Launch, void *Queue) = 0;
+  // The value of the implicit launch-environment argument of a kernel of
+  // KernelArgs version 3 or later (clang 18 and 19), made for this launch on
+  // Queue. By default null: a kernel that does not use the device runtime's
+  // launch environment (every host kernel) never reads it.
+  virtual Expected<void *> launchEnvironmentImpl(const KernelLaunch &Launch, void *Queue);
 
   virtual Expected<void *> createEventImpl() = 0;
   virtual Status destroyEventImpl(void *Event) = 0;

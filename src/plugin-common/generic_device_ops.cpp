@@ -388,7 +388,31 @@ Status GenericDevice::exchangeUnchecked(const void *SrcPtr, GenericDevice &Dst, 
 Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
                                    int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
                                    bool IsTeamRegion, __tgt_async_info *AsyncInfo) {
-  const char *Call = IsTeamRegion ? "run_target_team_region" : "run_target_region";
+  __tgt_kernel_launch L{};
+  L.Version = OMPTARGET_KERNEL_LAUNCH_VERSION;
+  L.IsTeamRegion = IsTeamRegion ? 1 : 0;
+  // LLVM 14's plugins read a negative clause value as unspecified.
+  L.NumTeams[0] = NumTeams > 0 ? static_cast<uint32_t>(NumTeams) : 0;
+  L.ThreadLimit[0] = ThreadLimit > 0 ? static_cast<uint32_t>(ThreadLimit) : 0;
+  L.LoopTripCount = LoopTripCount;
+  if (!IsTeamRegion) {
+    L.NumTeams[0] = 1;
+    L.ThreadLimit[0] = 0;
+    L.LoopTripCount = 0;
+  }
+  return launchKernel(Entry, Args, Offsets, NumArgs, &L, AsyncInfo);
+}
+
+Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                                   const __tgt_kernel_launch *Launch, __tgt_async_info *AsyncInfo) {
+  const bool Teams = Launch && Launch->IsTeamRegion;
+  const char *Call = Teams ? "run_target_team_region" : "run_target_region";
+  if (!Launch || Launch->Version != OMPTARGET_KERNEL_LAUNCH_VERSION) [[unlikely]]
+    return opError("launch_kernel_async", DeviceId_,
+                   formatString("unknown launch description (%p, version %u; this plugin reads "
+                                "version %u): the core and the plugin are of different releases",
+                                static_cast<const void *>(Launch), Launch ? Launch->Version : 0u,
+                                OMPTARGET_KERNEL_LAUNCH_VERSION));
   const char *Name = kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo);
   if (!Name) [[unlikely]] {
     // Which half of the test failed: the arguments' shape, or the entry.
@@ -402,21 +426,49 @@ Status GenericDevice::launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets,
     return opError(Call, DeviceId_,
                    formatString("%p is not a kernel loaded on this device", Entry));
   }
+  const auto NumTeams = static_cast<int32_t>(Launch->NumTeams[0]);
+  const auto ThreadLimit = static_cast<int32_t>(Launch->ThreadLimit[0]);
   if (Plugin_.infoEnabled(abi::kInfoPluginKernel))
     std::fprintf(stderr,
                  "Libomptarget device %d info: Launching kernel %s with %s teams and %s threads "
                  "(%d argument(s), trip count %" PRIu64 ")\n",
                  DeviceId_, Name, launchCount(NumTeams).c_str(), launchCount(ThreadLimit).c_str(),
-                 NumArgs, LoopTripCount);
+                 NumArgs, Launch->LoopTripCount);
   OMPT_TRACE(traceComponent(), "device %d: launch %s (%d args, %d teams, %d threads)", DeviceId_,
              Name, NumArgs, NumTeams, ThreadLimit);
-  KernelLaunch L{Entry,       Args,          Offsets,      NumArgs, NumTeams,
-                 ThreadLimit, LoopTripCount, IsTeamRegion, Name};
-  return launchUnchecked(Call, L, *AsyncInfo);
+  return launchUnchecked(Call, kernelLaunch(Entry, Args, Offsets, NumArgs, *Launch, Name),
+                         *AsyncInfo);
+}
+
+KernelLaunch kernelLaunch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+                          const __tgt_kernel_launch &In, const char *Name) {
+  const bool Teams = In.IsTeamRegion != 0;
+  KernelLaunch L{Entry,
+                 Args,
+                 Offsets,
+                 NumArgs,
+                 Teams ? static_cast<int32_t>(In.NumTeams[0]) : 1,
+                 static_cast<int32_t>(In.ThreadLimit[0]),
+                 Teams ? In.LoopTripCount : 0,
+                 Teams,
+                 Name};
+  L.KernelArgsVersion = In.KernelArgsVersion;
+  L.DynCGroupMem = In.DynCGroupMem;
+  L.TeamsYZ[0] = In.NumTeams[1];
+  L.TeamsYZ[1] = In.NumTeams[2];
+  L.ThreadsYZ[0] = In.ThreadLimit[1];
+  L.ThreadsYZ[1] = In.ThreadLimit[2];
+  return L;
+}
+
+Expected<void *> GenericDevice::launchEnvironmentImpl(const KernelLaunch &, void *) {
+  return nullptr;
 }
 
 Status GenericDevice::launchUnchecked(const char *Call, const KernelLaunch &L,
                                       __tgt_async_info &AsyncInfo) {
+  if (L.KernelArgsVersion >= abi::kKernelArgsMinVersionWithLaunchEnv) [[unlikely]]
+    return launchWithEnvironment(Call, L, AsyncInfo);
   auto Issue = [&](void *Q) { return launchImpl(L, Q); };
   if (Profile_.on()) [[unlikely]] {
     auto Describe = [&] {
@@ -429,6 +481,36 @@ Status GenericDevice::launchUnchecked(const char *Call, const KernelLaunch &L,
     return onQueueTimed(AsyncInfo, Call, L.Name, Issue, Describe);
   }
   return onQueue(AsyncInfo, Call, L.Name, Issue, nullptr);
+}
+
+// The kernels of KernelArgs version 3 and later take the launch environment
+// as an implicit first argument: the launch goes with one argument more,
+// whose value the device makes on the construct's queue (launchImpl reads
+// the arrays before it returns, so they may live on this stack).
+Status GenericDevice::launchWithEnvironment(const char *Call, const KernelLaunch &L,
+                                            __tgt_async_info &AsyncInfo) {
+  const auto N = static_cast<size_t>(L.NumArgs);
+  std::vector<void *> Args(N + 1);
+  std::vector<ptrdiff_t> Offsets(N + 1, 0);
+  for (size_t I = 0; I < N; ++I) {
+    Args[I + 1] = L.Args[I];
+    Offsets[I + 1] = L.Offsets[I];
+  }
+  KernelLaunch WithEnv = L;
+  WithEnv.Args = Args.data();
+  WithEnv.Offsets = Offsets.data();
+  WithEnv.NumArgs = L.NumArgs + 1;
+  WithEnv.KernelArgsVersion = 0;  // Args[0] is in place
+  auto Issue = [&](void *Q) -> Status {
+    Expected<void *> Env = launchEnvironmentImpl(L, Q);
+    if (!Env) return Env.takeError();
+    Args[0] = *Env;
+    return launchImpl(WithEnv, Q);
+  };
+  Status S = onQueue(AsyncInfo, Call, L.Name, Issue, nullptr);
+  L.RanTeams = WithEnv.RanTeams;
+  L.RanThreads = WithEnv.RanThreads;
+  return S;
 }
 
 // ---- events ----

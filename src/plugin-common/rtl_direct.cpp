@@ -17,7 +17,7 @@ extern "C" int32_t __tgt_rtl_direct_device(int32_t DeviceId, uint32_t Version,
                             direct::dataDelete,
                             direct::dataSubmit,
                             direct::dataRetrieve,
-                            direct::runRegion};
+                            direct::launch};
   D->specializeDirect(Table);
   *Direct = Table;
   return exporter::kOk;

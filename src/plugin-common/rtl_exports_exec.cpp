@@ -76,6 +76,15 @@ int32_t __tgt_rtl_run_target_team_region_async(int32_t DeviceId, void *Entry, vo
   });
 }
 
+int32_t __tgt_rtl_launch_kernel_async(int32_t DeviceId, void *Entry, void **Args,
+                                      ptrdiff_t *Offsets, int32_t NumArgs,
+                                      const __tgt_kernel_launch *Launch,
+                                      __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "launch_kernel_async", [&](GenericDevice &D) {
+    return D.launchKernel(Entry, Args, Offsets, NumArgs, Launch, AsyncInfo);
+  });
+}
+
 int32_t __tgt_rtl_synchronize(int32_t DeviceId, __tgt_async_info *AsyncInfo) noexcept {
   return onDevice(DeviceId, "synchronize",
                   [&](GenericDevice &D) { return D.synchronize(AsyncInfo); });
@@ -226,14 +235,15 @@ int32_t __tgt_rtl_profile_device(int32_t DeviceId, uint32_t Version, __tgt_devic
                                  void *Ctx) noexcept {
   return guard("profile_device", [&]() -> Status {
     if (Version != OMPTARGET_DEVICE_OP_VERSION)
-      return makeError("profile_device: device %d: operation record version %u is not %u, the "
-                       "one this plugin knows",
-                       DeviceId, Version, OMPTARGET_DEVICE_OP_VERSION);
+      return makeError(
+          "profile_device: device %d: operation record version %u is not %u, the "
+          "one this plugin knows",
+          DeviceId, Version, OMPTARGET_DEVICE_OP_VERSION);
     if (!Fn) return makeError("profile_device: device %d: null callback", DeviceId);
     GenericDevice *Dev = thePlugin().readyDevice(DeviceId);
     if (!Dev)
-      return makeError("profile_device: device %d: not a started device of the %s plugin",
-                       DeviceId, thePlugin().name().c_str());
+      return makeError("profile_device: device %d: not a started device of the %s plugin", DeviceId,
+                       thePlugin().name().c_str());
     Dev->enableProfile(Fn, Ctx);
     return {};
   });

@@ -103,6 +103,11 @@
 // RTLD_NOLOAD) + dlsym) once the runtime holds what it keeps between
 // constructs (its stream and event pools, the loaded module, the memory
 // manager's cache: the plugins are not torn down at exit). With
+// OMPTARGET_FAKE_CUDA_LAUNCH_LOG=1: each cuLaunchKernel prints "fake-cuda:
+// launch <kernel> grid XxYxZ block XxYxZ shared <bytes> arg0 <first
+// parameter's 8 bytes>" on stderr; =2 also " env {a, b, arg0+N}": the 16
+// bytes arg0 points at, read as a launch environment (two u32 and a pointer
+// shown relative to arg0), unless arg0 is 0 or ~0.
 // OMPTARGET_FAKE_CUDA_LEAK_CHECK=1 the fake prints, at exit, what is live,
 // and, after a mark, either "fake cuda leak check: nothing leaked since the
 // mark" or "fake cuda leak check: LEAKED since the mark: ..." with every
@@ -178,6 +183,7 @@ const size_t Capacity = envSize("OMPTARGET_FAKE_CUDA_CAPACITY", size_t(1) << 34)
 const bool PoolsSupported = envSize("OMPTARGET_FAKE_CUDA_MEMORY_POOLS", 1) != 0;
 // Every kernel's local memory per thread (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES).
 const size_t KernelLocalBytes = envSize("OMPTARGET_FAKE_CUDA_KERNEL_LOCAL_BYTES", 0);
+const size_t LaunchLog = envSize("OMPTARGET_FAKE_CUDA_LAUNCH_LOG", 0);
 const auto SetFlagsError = static_cast<CUresult>(envSize("OMPTARGET_FAKE_CUDA_SET_FLAGS_ERROR", 0));
 
 // A device's primary context (Mutex held).
@@ -554,6 +560,8 @@ CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *V = 0x7fffffff; break;
     case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *V = 1980000; break;         // kHz, as an H200
     case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *V = 3201000; break;  // kHz
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *V = 2048; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *V = 232448; break;
     default: *V = 0; break;
   }
   return CUDA_SUCCESS;
@@ -833,11 +841,33 @@ CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
   FAKE_CUDA_INJECT("cuStreamWaitEvent");
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                        CUstream, void **, void **) {
+// OMPTARGET_FAKE_CUDA_LAUNCH_LOG: one line per launch on stderr.
+static void logLaunch(const FakeFunction &F, unsigned GX, unsigned GY, unsigned GZ, unsigned BX,
+               unsigned BY, unsigned BZ, unsigned Shared, void **Params) {
+  uint64_t Arg0 = 0;
+  if (Params && Params[0]) std::memcpy(&Arg0, Params[0], sizeof(Arg0));
+  std::fprintf(stderr, "fake-cuda: launch %s grid %ux%ux%u block %ux%ux%u shared %u arg0 %#llx",
+               F.Name.c_str(), GX, GY, GZ, BX, BY, BZ, Shared,
+               static_cast<unsigned long long>(Arg0));
+  if (LaunchLog > 1 && Arg0 != 0 && Arg0 != ~uint64_t{0}) {
+    struct {
+      uint32_t Cnt, IterCnt;
+      uint64_t Buffer;
+    } Env;
+    std::memcpy(&Env, reinterpret_cast<const void *>(Arg0), sizeof(Env));
+    std::fprintf(stderr, " env {%u, %u, arg0%+lld}", Env.Cnt, Env.IterCnt,
+                 static_cast<long long>(Env.Buffer - Arg0));
+  }
+  std::fputc('\n', stderr);
+}
+CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned GY, unsigned GZ, unsigned BX,
+                        unsigned BY, unsigned BZ, unsigned Shared, CUstream, void **Params,
+                        void **) {
   if (!F) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult R = streamStatus()) return R;
   FAKE_CUDA_INJECT("cuLaunchKernel");
+  if (LaunchLog > 0) logLaunch(*reinterpret_cast<FakeFunction *>(F), GX, GY, GZ, BX, BY, BZ,
+                               Shared, Params);
   // A real driver refuses a kernel whose stack exceeds a thread's 512 KiB.
   if (KernelLocalBytes > 512 * 1024) return CUDA_ERROR_INVALID_VALUE;
   // The launch itself succeeds, like a real one; the fault shows later.

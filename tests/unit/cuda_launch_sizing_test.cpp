@@ -100,3 +100,40 @@ TEST(CudaLaunchSizing, LimitsCapShape) {
   EXPECT_EQ(C.Blocks, 3u);
   EXPECT_EQ(C.Threads, 1024u);
 }
+
+TEST(CudaLaunchSizing, KernelEnvironmentBoundsComeFirst) {
+  // MaxThreads caps a clause, the default and the generic warp alike.
+  LaunchRequest R{ExecMode::SPMD, 0, /*ThreadLimit=*/512, 1 << 20, true};
+  R.KernelMaxThreads = 256;
+  EXPECT_EQ(launch(R).Threads, 256u);
+  R = {ExecMode::Generic, 0, 0, 10, true};
+  R.KernelMaxThreads = 64;
+  EXPECT_EQ(launch(R).Threads, 64u);
+  // MinThreads raises the default, not a clause.
+  R = {ExecMode::SPMD, 0, 0, 1 << 20, true};
+  R.KernelMinThreads = 512;
+  EXPECT_EQ(launch(R).Threads, 512u);
+  R.ThreadLimit = 64;
+  EXPECT_EQ(launch(R).Threads, 64u);
+  // Neither: the clang 14 rules.
+  R = {ExecMode::SPMD, 0, 0, 1 << 20, true};
+  EXPECT_EQ(launch(R).Threads, 128u);
+}
+
+TEST(CudaLaunchSizing, PlainKernelKeepsItsGridDimensions) {
+  LaunchRequest R{ExecMode::Plain, 2, 8, 0, true};
+  R.TeamsYZ[0] = 3;
+  R.TeamsYZ[1] = 4;
+  R.ThreadsYZ[0] = 4;
+  LaunchConfig C = launch(R);
+  EXPECT_EQ(C.Blocks, 2u);
+  EXPECT_EQ(C.BlocksYZ[0], 3u);
+  EXPECT_EQ(C.BlocksYZ[1], 4u);
+  EXPECT_EQ(C.Threads, 8u);
+  EXPECT_EQ(C.ThreadsYZ[0], 4u);
+  EXPECT_EQ(C.ThreadsYZ[1], 1u);  // 0: 1
+  // Other modes never get more than one dimension.
+  R.Mode = ExecMode::SPMD;
+  C = launch(R);
+  EXPECT_EQ(C.BlocksYZ[0] * C.BlocksYZ[1] * C.ThreadsYZ[0] * C.ThreadsYZ[1], 1u);
+}

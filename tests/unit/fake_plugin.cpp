@@ -49,7 +49,7 @@ struct State {
   Config Cfg;
   Counters Count;
   uint64_t FailAllocAt = 0, FailSubmitAt = 0, FailRetrieveAt = 0, FailLaunchAt = 0;
-  uint64_t FailSyncAt = 0;  // Nth synchronize of a real queue: its ops never run
+  uint64_t FailSyncAt = 0;    // Nth synchronize of a real queue: its ops never run
   uint64_t FailDeleteAt = 0;  // Nth delete (either entry): refused, the memory stays live
   uint64_t Deletes = 0;
   std::map<void *, size_t> Live;
@@ -120,7 +120,8 @@ bool notYetAllocated(const void *P) {
   --It;
   auto Found = S.Live.find(*It);
   return Found != S.Live.end() &&
-         static_cast<const char *>(P) < static_cast<const char *>(*It) + std::max<size_t>(Found->second, 1);
+         static_cast<const char *>(P) <
+             static_cast<const char *>(*It) + std::max<size_t>(Found->second, 1);
 }
 
 void delay() {
@@ -454,11 +455,12 @@ int32_t directDevice(int32_t Id, uint32_t Version, __tgt_direct_device *T) {
     countDirect();
     return retrieveAsync(directId(D), Hst, Tgt, Size, Q);
   };
-  T->run_region_async = [](void *D, void *E, void **A, ptrdiff_t *O, int32_t N, int32_t Teams,
-                           int32_t Limit, uint64_t, int32_t IsTeams, __tgt_async_info *Q) {
+  T->launch_async = [](void *D, void *E, void **A, ptrdiff_t *O, int32_t N,
+                       const __tgt_kernel_launch *L, __tgt_async_info *Q) {
     countDirect();
-    return launch(directId(D), E, A, O, N, IsTeams != 0, IsTeams ? Teams : 0, IsTeams ? Limit : 0,
-                  Q);
+    const bool Teams = L->IsTeamRegion != 0;
+    return launch(directId(D), E, A, O, N, Teams, Teams ? static_cast<int32_t>(L->NumTeams[0]) : 0,
+                  Teams ? static_cast<int32_t>(L->ThreadLimit[0]) : 0, Q);
   };
   return OK;
 }
@@ -817,9 +819,7 @@ Status RuntimeTest::target(int Kernel, std::vector<Arg> Args, bool Teams, int32_
   OMPT_BUILD_ARGS(Args)
   LaunchParams L;
   L.HostRegion = fake::region(Kernel);
-  L.Teams = Teams;
-  L.NumTeams = NumTeams;
-  L.ThreadLimit = ThreadLimit;
+  L.Kernel = clang14Launch(Teams, NumTeams, ThreadLimit, 0);
   return runTargetRegion(nullptr, *D, A, L);
 }
 

@@ -356,7 +356,7 @@ struct PluginAsyncDevice : ::testing::Test {
   __tgt_direct_device genericDirectTable() {
     namespace direct = omptarget::plugin::direct;
     return {Dev.get(),          direct::dataAlloc,    direct::dataDelete,
-            direct::dataSubmit, direct::dataRetrieve, direct::runRegion};
+            direct::dataSubmit, direct::dataRetrieve, direct::launch};
   }
 };
 
@@ -426,7 +426,7 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
   Dev->specializeDirect(Table);
   EXPECT_NE(Table.data_submit_async, &direct::dataSubmit);
   EXPECT_NE(Table.data_retrieve_async, &direct::dataRetrieve);
-  EXPECT_NE(Table.run_region_async, &direct::runRegion);
+  EXPECT_NE(Table.launch_async, &direct::launch);
   EXPECT_EQ(Table.data_alloc, &direct::dataAlloc);
 
   int Src = 9, Dst = 0;
@@ -444,7 +444,9 @@ TEST_F(PluginAsyncDevice, HostDirectTable) {
   ASSERT_FALSE(Checked);
   testing::internal::CaptureStderr();
   EXPECT_EQ(Table.data_submit_async(Dev.get(), nullptr, &Src, sizeof(int), &A), Fail);
-  EXPECT_EQ(Table.run_region_async(Dev.get(), &Src, nullptr, nullptr, 0, 1, 0, 0, 0, &A), Fail);
+  const __tgt_kernel_launch
+      Plain{OMPTARGET_KERNEL_LAUNCH_VERSION, 0, {1, 0, 0}, {0, 0, 0}, 0, 0, 0};
+  EXPECT_EQ(Table.launch_async(Dev.get(), &Src, nullptr, nullptr, 0, &Plain, &A), Fail);
   std::string Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find(Checked.error().message()), std::string::npos) << Err;
   EXPECT_NE(Err.find("run_target_region: device 0: "), std::string::npos) << Err;
@@ -604,7 +606,7 @@ TEST_F(PluginAsyncDevice, AsyncModeKeepsTheGenericDirectTable) {
   Dev->specializeDirect(Table);
   EXPECT_EQ(Table.data_submit_async, &direct::dataSubmit);
   EXPECT_EQ(Table.data_retrieve_async, &direct::dataRetrieve);
-  EXPECT_EQ(Table.run_region_async, &direct::runRegion);
+  EXPECT_EQ(Table.launch_async, &direct::launch);
 }
 
 }  // namespace

@@ -248,7 +248,7 @@ TEST_F(PluginGenericDevice, AllocationValidatesArguments) {
   ASSERT_TRUE(P);
   EXPECT_TRUE(Dev->dataDelete(*P, nullptr));
   EXPECT_TRUE(Dev->dataDelete(nullptr, nullptr));  // like free(NULL)
-  EXPECT_EQ(Dev->Frees, 1);  // host memory is not cached
+  EXPECT_EQ(Dev->Frees, 1);                        // host memory is not cached
 }
 
 // Out of memory: the cache goes first, then the device's pool; then exactly
@@ -397,13 +397,25 @@ TEST_F(PluginGenericDevice, DirectTableDoesWhatTheCheckedMethodsDo) {
   char Img[4];
   __tgt_device_image Image{Img, Img + 4, Entries, Entries + 2};
   ASSERT_TRUE(Dev->loadBinary(Image));
-  EXPECT_EQ(direct::runRegion(Dev, &Kernel, nullptr, nullptr, 0, 8, 64, 1000, 1, &AI), Ok);
+  const __tgt_kernel_launch
+      TeamLaunch{OMPTARGET_KERNEL_LAUNCH_VERSION, 0, {8, 0, 0}, {64, 0, 0}, 0, 1, 1000};
+  const __tgt_kernel_launch
+      PlainLaunch{OMPTARGET_KERNEL_LAUNCH_VERSION, 0, {1, 0, 0}, {0, 0, 0}, 0, 0, 0};
+  EXPECT_EQ(direct::launch(Dev, &Kernel, nullptr, nullptr, 0, &TeamLaunch, &AI), Ok);
   EXPECT_EQ(Dev->Launches, 1);
   testing::internal::CaptureStderr();
-  EXPECT_EQ(direct::runRegion(Dev, &Global, nullptr, nullptr, 0, 1, 0, 0, 0, &AI), Fail);
-  EXPECT_EQ(direct::runRegion(Dev, &Kernel, nullptr, nullptr, 2, 1, 0, 0, 0, &AI), Fail);
+  EXPECT_EQ(direct::launch(Dev, &Global, nullptr, nullptr, 0, &PlainLaunch, &AI), Fail);
+  EXPECT_EQ(direct::launch(Dev, &Kernel, nullptr, nullptr, 2, &PlainLaunch, &AI), Fail);
+  // A description of another version is refused, never guessed at.
+  __tgt_kernel_launch Unknown = TeamLaunch;
+  Unknown.Version = 99;
+  EXPECT_EQ(direct::launch(Dev, &Kernel, nullptr, nullptr, 0, &Unknown, &AI), Fail);
+  EXPECT_EQ(Dev->Launches, 1);
   Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find("run_target_region: device 0: "), std::string::npos) << Err;
+  EXPECT_NE(Err.find("launch_kernel_async: device 0: unknown launch description"),
+            std::string::npos)
+      << Err;
   EXPECT_NE(Err.find("is not a kernel loaded on this device"), std::string::npos) << Err;
   EXPECT_NE(Err.find("invalid arguments"), std::string::npos) << Err;
   EXPECT_EQ(Dev->Launches, 1);

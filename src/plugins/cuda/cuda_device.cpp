@@ -75,6 +75,8 @@ Status CudaDevice::initImpl() {
   Limits_.MaxGridX = Attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, INT32_MAX);
   ClockKHz_ = Attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 0);
   MemoryClockKHz_ = Attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 0);
+  ThreadsPerSM_ = Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 0);
+  SharedOptInLimit_ = Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0);
   PoolsSupported_ = Attr(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 0) != 0;
   LaunchEnv_ = LaunchEnv::fromEnvironment();
   DynamicSharedBytes_ =
@@ -145,7 +147,10 @@ Expected<std::unique_ptr<plugin::DeviceImage>> CudaDevice::loadImageImpl(
                         Limits_.MaxThreadsPerBlock,
                         SmMajor_,
                         SmMinor_,
-                        DeviceEnvironment{DebugKind_, NumDevices_, id(), DynamicSharedBytes_}};
+                        DeviceEnvironment{DebugKind_, NumDevices_, id(), DynamicSharedBytes_},
+                        static_cast<uint64_t>(ClockKHz_) * 1000,
+                        static_cast<uint64_t>(Limits_.NumSMs) *
+                            static_cast<uint64_t>(ThreadsPerSM_)};
   Expected<std::unique_ptr<CudaImage>> Loaded = CudaImage::load(Image, Context_, S);
   if (!Loaded) return Loaded.takeError();
   return std::unique_ptr<plugin::DeviceImage>(std::move(*Loaded));
@@ -229,6 +234,7 @@ Status CudaDevice::destroyQueueImpl(void *Queue) {
       Streams_.erase(It);
     }
   }
+  if (State) releaseLaunchEnvs(*State);
   State.reset();  // frees the pinned buffer while the context is current
   return check(driver().cuStreamDestroy(stream(Queue)), "cuStreamDestroy");
 }
@@ -238,6 +244,8 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
   CUresult R = driver().cuStreamSynchronize(stream(Queue));
   StreamState &State = streamState(Queue);
   const char *Kernel = State.LastKernel.exchange(nullptr, std::memory_order_relaxed);
+  if (!State.LaunchEnvs.empty()) [[unlikely]]
+    releaseLaunchEnvs(State);
   if (R == CUDA_SUCCESS) {
     State.SmallCopies.complete();
     return {};
@@ -247,6 +255,19 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
     return makeError("kernel %s failed (found at stream synchronization): %s", Kernel,
                      errorText(R).c_str());
   return makeError("cuStreamSynchronize: %s", errorText(R).c_str());
+}
+
+void CudaDevice::releaseLaunchEnvs(StreamState &State) {
+  if (State.LaunchEnvs.empty()) return;
+  for (StreamState::PendingLaunchEnv &E : State.LaunchEnvs)
+    if (Status S = Allocations_.freeBlock(E.Device); !S)
+      OMPT_TRACE(traceComponent(), "device %d: launch environment %p: %s", id(), E.Device,
+                 S.error().message().c_str());
+  OMPT_TRACE(traceComponent(),
+             "device %d: released %zu launch environment(s) after the stream's "
+             "work",
+             id(), State.LaunchEnvs.size());
+  State.LaunchEnvs.clear();
 }
 
 // ---- Transfers -----------------------------------------------------------
@@ -387,10 +408,21 @@ Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
   DeviceLimits Limits = Limits_;
   Limits.MaxThreadsPerBlock = K.MaxThreadsPerBlock;
   LaunchRequest Req{K.Mode, L.NumTeams, L.ThreadLimit, L.LoopTripCount, L.IsTeamRegion};
+  Req.KernelMinThreads = K.EnvMinThreads;
+  Req.KernelMaxThreads = K.EnvMaxThreads;
+  for (int I = 0; I < 2; ++I) {
+    Req.TeamsYZ[I] = L.TeamsYZ[I];
+    Req.ThreadsYZ[I] = L.ThreadsYZ[I];
+  }
   LaunchConfig C =
       computeLaunch(Req, LaunchEnv_, Limits, [&](int32_t T) { return occupancy(K, T); });
   L.RanTeams = static_cast<int32_t>(C.Blocks);
   L.RanThreads = static_cast<int32_t>(C.Threads);
+  // The launch's dynamic group memory and LIBOMPTARGET_SHARED_MEMORY_SIZE
+  // are the same region to the device runtime: the larger one.
+  const uint32_t Shared = std::max(L.DynCGroupMem, static_cast<uint32_t>(DynamicSharedBytes_));
+  if (Shared > static_cast<uint32_t>(K.SharedOptIn.load(std::memory_order_relaxed))) [[unlikely]]
+    if (Status S = reserveSharedMemory(K, Shared); !S) return S;
   if (plugin().infoEnabled(abi::kInfoPluginKernel))
     std::fprintf(
         stderr,
@@ -419,10 +451,10 @@ Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
     Ptrs[I] = static_cast<char *>(L.Args[I]) + L.Offsets[I];
     Params[I] = &Ptrs[I];
   }
-  CUresult R = driver().cuLaunchKernel(K.Function, C.Blocks, 1, 1, C.Threads, 1, 1,
-                                       static_cast<unsigned>(DynamicSharedBytes_), stream(Queue),
-                                       L.NumArgs > 0 ? Params : nullptr, nullptr);
-  if (R != CUDA_SUCCESS) return launchError(K, C, R);
+  CUresult R = driver().cuLaunchKernel(K.Function, C.Blocks, C.BlocksYZ[0], C.BlocksYZ[1],
+                                       C.Threads, C.ThreadsYZ[0], C.ThreadsYZ[1], Shared,
+                                       stream(Queue), L.NumArgs > 0 ? Params : nullptr, nullptr);
+  if (R != CUDA_SUCCESS) return launchError(K, C, Shared, R);
   streamState(Queue).LastKernel.store(L.Name, std::memory_order_relaxed);
   return {};
 }
@@ -433,7 +465,8 @@ Status CudaDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
 // reason and what to do. The driver says only CUDA_ERROR_INVALID_VALUE then
 // (seen on an H200 with a 576 KiB first-private struct in a target region);
 // the attribute is read here, off the launch path.
-Status CudaDevice::launchError(const CudaKernel &K, const LaunchConfig &C, CUresult R) const {
+Status CudaDevice::launchError(const CudaKernel &K, const LaunchConfig &C, uint32_t SharedBytes,
+                               CUresult R) const {
   std::string Reason;
   int LocalBytes = 0;
   if (driver().cuFuncGetAttribute(&LocalBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, K.Function) ==
@@ -445,8 +478,61 @@ Status CudaDevice::launchError(const CudaKernel &K, const LaunchConfig &C, CUres
         "thread's stack; map them (map(to: ...)) instead",
         LocalBytes, kMaxLocalBytesPerThread);
   return makeError(
-      "cuLaunchKernel (%u blocks, %u threads, %d bytes of dynamic shared memory): %s%s", C.Blocks,
-      C.Threads, DynamicSharedBytes_, errorText(R).c_str(), Reason.c_str());
+      "cuLaunchKernel (%u blocks, %u threads, %u bytes of dynamic shared memory): %s%s", C.Blocks,
+      C.Threads, SharedBytes, errorText(R).c_str(), Reason.c_str());
+}
+
+Status CudaDevice::reserveSharedMemory(CudaKernel &K, uint32_t SharedBytes) {
+  constexpr uint32_t kDefaultDynamicSharedLimit = 48 * 1024;
+  const uint64_t Total = uint64_t{SharedBytes} + static_cast<uint64_t>(K.StaticSharedBytes);
+  if (SharedOptInLimit_ > 0 && Total > static_cast<uint64_t>(SharedOptInLimit_))
+    return makeError(
+        "kernel %s: %u bytes of dynamic shared memory (ompx_dyn_cgroup_mem or "
+        "LIBOMPTARGET_SHARED_MEMORY_SIZE) and its own %d bytes exceed the %d bytes a block of "
+        "CUDA device %d may have",
+        K.Name, SharedBytes, K.StaticSharedBytes, SharedOptInLimit_, id());
+  if (SharedBytes > kDefaultDynamicSharedLimit) {
+    CUresult R =
+        driver().cuFuncSetAttribute(K.Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    static_cast<int>(SharedBytes));
+    if (R != CUDA_SUCCESS)
+      return makeError(
+          "kernel %s: cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, %u) (its own shared "
+          "memory: %d bytes): %s",
+          K.Name, SharedBytes, K.StaticSharedBytes, errorText(R).c_str());
+  }
+  K.SharedOptIn.store(static_cast<int32_t>(SharedBytes), std::memory_order_relaxed);
+  return {};
+}
+
+Expected<void *> CudaDevice::launchEnvironmentImpl(const plugin::KernelLaunch &L, void *Queue) {
+  auto &K = *static_cast<CudaKernel *>(L.Entry);
+  if (K.ReductionBufferBytes == 0) return reinterpret_cast<void *>(~uintptr_t{0});
+  if (Status S = activate(); !S) return S.takeError();
+  // The environment, then the buffer at an offset that keeps it aligned.
+  constexpr size_t kBufferOffset = 256;
+  const size_t Bytes = kBufferOffset + K.ReductionBufferBytes;
+  Expected<void *> Block = Allocations_.pool().enabled()
+                               ? Allocations_.allocateOnStream(Bytes, stream(Queue))
+                               : Allocations_.allocate(Bytes, abi::kAllocDevice);
+  if (!Block)
+    return makeError("kernel %s: the launch environment and its %" PRIu64
+                     "-byte reduction buffer: %s",
+                     L.Name, K.ReductionBufferBytes, Block.error().message().c_str());
+  StreamState &State = streamState(Queue);
+  auto Host = std::make_unique<StreamState::LaunchEnvironment>();
+  Host->ReductionBuffer = static_cast<char *>(*Block) + kBufferOffset;
+  StreamState::LaunchEnvironment *HostCopy = Host.get();
+  State.LaunchEnvs.push_back({std::move(Host), *Block});
+  if (Status S = checkOnStream(driver().cuMemcpyHtoDAsync(devPtr(*Block), HostCopy,
+                                                          sizeof(*HostCopy), stream(Queue)),
+                               "copying the launch environment", Queue);
+      !S)
+    return S.takeError();
+  OMPT_TRACE(traceComponent(),
+             "device %d: %s: launch environment %p, reduction buffer %" PRIu64 " bytes", id(),
+             L.Name, *Block, K.ReductionBufferBytes);
+  return *Block;
 }
 
 // ---- Events --------------------------------------------------------------

@@ -51,6 +51,7 @@
 #include <atomic>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "cuda_memory.h"
 #include "cuda_module.h"
@@ -113,6 +114,12 @@ class CudaDevice final : public plugin::GenericDevice {
                       void *Queue) override;
 
   Status launchImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
+  // clang 19 kernels' launch environment: (void *)~0 for a kernel without a
+  // reduction buffer (it never reads it); else a device block with the
+  // environment {0, 0, buffer} at its start and the buffer after it, copied
+  // on Queue from a host copy that, like the block, the stream keeps until
+  // its synchronize (StreamState::LaunchEnvs).
+  Expected<void *> launchEnvironmentImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
 
   // The profile's marks are timing events (cuda_timing.h); a copy's route
   // is the one submitImpl / retrieveImpl take for it.
@@ -162,7 +169,12 @@ class CudaDevice final : public plugin::GenericDevice {
   int32_t occupancy(CudaKernel &K, int32_t Threads) const;
   // A failed launch's error, with the reason when the driver's code alone
   // does not say it (a stack larger than a thread may have).
-  Status launchError(const CudaKernel &K, const LaunchConfig &C, CUresult R) const;
+  Status launchError(const CudaKernel &K, const LaunchConfig &C, uint32_t SharedBytes,
+                     CUresult R) const;
+  // Opts K into SharedBytes of dynamic shared memory when beyond the
+  // default 48 KiB; an error names the kernel and the sizes when the device
+  // cannot give that much.
+  Status reserveSharedMemory(CudaKernel &K, uint32_t SharedBytes);
   // The local memory (stack) a CUDA thread may have: 512 KiB on every
   // compute capability since 2.0 (CUDA C++ Programming Guide, "Technical
   // Specifications per Compute Capability").
@@ -190,7 +202,9 @@ class CudaDevice final : public plugin::GenericDevice {
   uint32_t SmMajor_ = 0, SmMinor_ = 0;
   DeviceLimits Limits_;
   int32_t ClockKHz_ = 0, MemoryClockKHz_ = 0;  // 0: the device did not say
-  bool PoolsSupported_ = false;                // CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
+  int32_t ThreadsPerSM_ = 0;                   // 0: the device did not say
+  int32_t SharedOptInLimit_ = 0;  // dynamic + static shared bytes a block may have; 0: unknown
+  bool PoolsSupported_ = false;   // CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
   LaunchEnv LaunchEnv_;
   int32_t DynamicSharedBytes_ = 0;
   int32_t DebugKind_ = 0;
@@ -203,7 +217,20 @@ class CudaDevice final : public plugin::GenericDevice {
     // on another thread's late event record.
     std::atomic<const char *> LastKernel{nullptr};
     plugin::SmallCopyBuffer SmallCopies;
+    // Launch environments of kernels queued since the last synchronize:
+    // the device block and its host copy, released after the stream's work.
+    struct LaunchEnvironment {
+      uint32_t ReductionCnt = 0, ReductionIterCnt = 0;
+      void *ReductionBuffer = nullptr;
+    };
+    struct PendingLaunchEnv {
+      std::unique_ptr<LaunchEnvironment> Host;
+      void *Device;
+    };
+    std::vector<PendingLaunchEnv> LaunchEnvs;
   };
+  // Frees State's launch environments (the stream's work is over).
+  void releaseLaunchEnvs(StreamState &State);
   StreamState &streamState(void *Queue);
 
   size_t SmallCopyBytes_ = 0;

@@ -1,6 +1,7 @@
 #include "cuda_module.h"
 
 #include <algorithm>
+#include <cinttypes>
 #include <string>
 
 #include "cubin.h"
@@ -11,7 +12,8 @@ namespace omptarget::cuda {
 
 namespace {
 constexpr const char *kComponent = "TARGET cuda RTL";
-constexpr const char *kEnvironmentGlobal = "omptarget_device_environment";
+constexpr const char *kEnvironmentGlobal = "omptarget_device_environment";    // clang 14
+constexpr const char *kEnvironmentGlobal19 = "__omp_rtl_device_environment";  // clang 19
 }  // namespace
 
 Expected<std::unique_ptr<CudaImage>> CudaImage::load(const __tgt_device_image &Image,
@@ -40,7 +42,7 @@ Expected<std::unique_ptr<CudaImage>> CudaImage::load(const __tgt_device_image &I
   std::unique_ptr<CudaImage> Loaded(new CudaImage(Image, Context, Module, S));
   OMPT_TRACE(kComponent, "device %d: loaded module %p from image %p (sm_%u, %td bytes)", S.DeviceId,
              static_cast<void *>(Module), Image.ImageStart, Info->Sm, End - Begin);
-  if (Status St = Loaded->writeEnvironment(S.Environment); !St) return St.takeError();
+  if (Status St = Loaded->writeEnvironment(S); !St) return St.takeError();
   return Loaded;
 }
 
@@ -50,25 +52,66 @@ CudaImage::~CudaImage() {
   (void)D.cuModuleUnload(Module_);
 }
 
-Status CudaImage::writeEnvironment(const DeviceEnvironment &Env) {
+Status CudaImage::writeEnvironment(const Settings &S) {
   const Driver &D = driver();
+  const DeviceEnvironment &Env = S.Environment;
   CUdeviceptr Ptr = 0;
   size_t Size = 0;
-  if (D.cuModuleGetGlobal(&Ptr, &Size, Module_, kEnvironmentGlobal) != CUDA_SUCCESS) {
-    OMPT_TRACE(kComponent, "image has no %s; not written", kEnvironmentGlobal);
-    return {};
+  const char *Global = kEnvironmentGlobal19;
+  if (D.cuModuleGetGlobal(&Ptr, &Size, Module_, Global) != CUDA_SUCCESS) {
+    Global = kEnvironmentGlobal;
+    if (D.cuModuleGetGlobal(&Ptr, &Size, Module_, Global) != CUDA_SUCCESS) {
+      OMPT_TRACE(kComponent, "image has no device environment; not written");
+      return {};
+    }
   }
-  if (Size != sizeof(Env))
+  DeviceEnvironment19 Env19{Env, S.ClockHz, 0, 0, S.HardwareParallelism};
+  const void *Bytes = &Env;
+  if (Size == sizeof(Env19))
+    Bytes = &Env19;
+  else if (Size != sizeof(Env))
     return makeError(
-        "the image's %s has %zu bytes, expected %zu (an image from another LLVM "
-        "version?)",
-        kEnvironmentGlobal, Size, sizeof(Env));
-  if (Status S = check(D.cuMemcpyHtoD(Ptr, &Env, sizeof(Env)), "writing the device environment");
-      !S)
-    return S;
-  OMPT_TRACE(kComponent, "%s = {debug %d, devices %d, device %d, dynamic memory %d}",
-             kEnvironmentGlobal, Env.DebugKind, Env.NumDevices, Env.DeviceNum, Env.DynamicMemSize);
+        "the image's %s has %zu bytes, expected %zu (clang 14) or %zu (clang 19): an image from "
+        "another LLVM version?",
+        Global, Size, sizeof(Env), sizeof(Env19));
+  if (Status St = check(D.cuMemcpyHtoD(Ptr, Bytes, Size), "writing the device environment"); !St)
+    return St;
+  OMPT_TRACE(kComponent,
+             "%s (%zu bytes) = {debug %d, devices %d, device %d, dynamic memory %d, clock %" PRIu64
+             " Hz, parallelism %" PRIu64 "}",
+             Global, Size, Env.DebugKind, Env.NumDevices, Env.DeviceNum, Env.DynamicMemSize,
+             S.ClockHz, S.HardwareParallelism);
   return {};
+}
+
+Expected<bool> CudaImage::readKernelEnvironment(CudaKernel &K, const char *Name) {
+  const Driver &D = driver();
+  std::string EnvName = std::string(Name) + "_kernel_environment";
+  CUdeviceptr Ptr = 0;
+  size_t Size = 0;
+  if (D.cuModuleGetGlobal(&Ptr, &Size, Module_, EnvName.c_str()) != CUDA_SUCCESS) return false;
+  if (Size != sizeof(KernelEnvironment))
+    return makeError("%s has %zu bytes, expected %zu", EnvName.c_str(), Size,
+                     sizeof(KernelEnvironment));
+  KernelEnvironment KE{};
+  if (Status S = check(D.cuMemcpyDtoH(&KE, Ptr, Size), "reading the kernel environment"); !S)
+    return S.takeError();
+  if (KE.ExecMode < 1 || KE.ExecMode > 3)
+    return makeError(
+        "%s has execution mode %u; expected 1 (Generic), 2 (SPMD) or 3 "
+        "(Generic-SPMD)",
+        EnvName.c_str(), KE.ExecMode);
+  K.Mode = static_cast<ExecMode>(KE.ExecMode);
+  K.EnvMinThreads = std::max(KE.MinThreads, 0);
+  K.EnvMaxThreads = std::max(KE.MaxThreads, 0);
+  if (KE.ReductionDataSize > 0 && KE.ReductionBufferLength > 0)
+    K.ReductionBufferBytes = static_cast<uint64_t>(KE.ReductionDataSize) *
+                             static_cast<uint64_t>(KE.ReductionBufferLength);
+  OMPT_TRACE(kComponent,
+             "kernel %s: kernel environment: %s mode, threads %d..%d, reduction buffer %" PRIu64
+             " bytes",
+             Name, execModeName(K.Mode), KE.MinThreads, KE.MaxThreads, K.ReductionBufferBytes);
+  return true;
 }
 
 Expected<CudaKernel *> CudaImage::kernel(const char *Name) {
@@ -80,10 +123,14 @@ Expected<CudaKernel *> CudaImage::kernel(const char *Name) {
   K.Function = Function;
   K.Name = Name;
 
+  Expected<bool> HasEnv = readKernelEnvironment(K, Name);
+  if (!HasEnv) return HasEnv.takeError();
   std::string ModeName = std::string(Name) + "_exec_mode";
   CUdeviceptr ModePtr = 0;
   size_t ModeSize = 0;
-  if (D.cuModuleGetGlobal(&ModePtr, &ModeSize, Module_, ModeName.c_str()) == CUDA_SUCCESS) {
+  if (*HasEnv) {
+    // clang 15 and later: the mode came from the kernel environment.
+  } else if (D.cuModuleGetGlobal(&ModePtr, &ModeSize, Module_, ModeName.c_str()) == CUDA_SUCCESS) {
     if (ModeSize != 1) return makeError("%s has %zu bytes, expected 1", ModeName.c_str(), ModeSize);
     uint8_t Mode = 0;
     if (Status S = check(D.cuMemcpyDtoH(&Mode, ModePtr, 1), "reading the execution mode"); !S)
@@ -93,21 +140,29 @@ Expected<CudaKernel *> CudaImage::kernel(const char *Name) {
                        ModeName.c_str(), Mode);
     K.Mode = static_cast<ExecMode>(Mode);
   } else {
-    // Not a target region: a declare-target constructor/destructor kernel.
+    // Not a target region: a declare-target constructor/destructor kernel
+    // (clang 14) or an ompx_bare kernel (clang 19).
     K.Mode = ExecMode::Plain;
-    OMPT_TRACE(kComponent, "kernel %s has no %s: Plain mode (runs as launched)", Name,
-               ModeName.c_str());
+    OMPT_TRACE(kComponent,
+               "kernel %s has no kernel environment nor %s: Plain mode (runs as "
+               "launched)",
+               Name, ModeName.c_str());
   }
 
   // More than the default 48 KiB of dynamic shared memory must be opted into.
   constexpr int32_t kDefaultDynamicSharedLimit = 48 * 1024;
-  if (DynamicSharedBytes_ > kDefaultDynamicSharedLimit)
+  if (DynamicSharedBytes_ > kDefaultDynamicSharedLimit) {
     if (Status S =
             check(D.cuFuncSetAttribute(Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                        DynamicSharedBytes_),
                   "LIBOMPTARGET_SHARED_MEMORY_SIZE beyond 48 KiB");
         !S)
       return S.takeError();
+    K.SharedOptIn.store(DynamicSharedBytes_, std::memory_order_relaxed);
+  }
+  int Static = 0;
+  if (D.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, Function) == CUDA_SUCCESS)
+    K.StaticSharedBytes = std::max(Static, 0);
 
   int MaxThreads = 0;
   if (D.cuFuncGetAttribute(&MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Function) !=

@@ -1,15 +1,28 @@
-// One cubin loaded as a CUmodule on one device: its kernels (with their LLVM
-// 14 execution mode) and globals, and the device environment the device
-// runtime reads.
+// One cubin loaded as a CUmodule on one device: its kernels (with their
+// execution mode and bounds) and globals, and the device environment the
+// device runtime reads.
 //
-// After cuModuleLoadDataEx the loader:
-//   * writes `omptarget_device_environment` (struct DeviceEnvironmentTy
-//     { i32 DebugKind, NumDevices, DeviceNum, DynamicMemSize } in
-//     libomptarget-new-nvptx-*.bc), when the image has it;
-//   * per kernel, reads the i8 global `<kernel>_exec_mode` (1 Generic, 2 SPMD,
-//     3 Generic-SPMD; Plain when absent: the constructor/destructor kernels
-//     of declare-target globals, launch_sizing.h) and the kernel's maximum
-//     threads per block.
+// After cuModuleLoadDataEx the loader writes the device environment, when
+// the image has one, in the layout its size says:
+//   * clang 14: `omptarget_device_environment`, 16 bytes (DeviceEnvironment
+//     below: DebugKind, NumDevices, DeviceNum, DynamicMemSize);
+//   * clang 19: `__omp_rtl_device_environment`, 48 bytes (DeviceEnvironment19:
+//     those four, then the clock in Hz, the indirect call table (none: 0, 0)
+//     and the hardware parallelism, SMs x threads per SM).
+// Per kernel it reads, in this order:
+//   * `<kernel>_kernel_environment` (clang 15 and later, KernelEnvironment
+//     below): the execution mode (1 Generic, 2 SPMD, 3 Generic-SPMD), the
+//     thread bounds (MinThreads, MaxThreads; > 0 when set) and the
+//     reduction buffer's size (ReductionDataSize x ReductionBufferLength
+//     bytes, which the launch environment carries);
+//   * else the i8 `<kernel>_exec_mode` (clang 14), same mode values;
+//   * else neither: Plain (launch_sizing.h), which runs exactly as launched:
+//     clang 14's constructor/destructor kernels and clang 19's ompx_bare
+//     kernels;
+// and the kernel's maximum threads per block and static shared memory.
+// `__omp_rtl_device_memory_pool` is not written: device malloc on NVPTX
+// uses CUDA's own heap (LIBOMPTARGET_HEAP_SIZE sets its size), as the
+// clang 19 CUDA runtime does.
 // Kernel handles given to the core are CudaKernel pointers; they stay valid
 // while the image is loaded (Kernels_ is a deque).
 //
@@ -41,11 +54,38 @@ struct DeviceEnvironment {
 };
 static_assert(sizeof(DeviceEnvironment) == 16);
 
+// clang 19's device environment: the first 16 bytes are clang 14's.
+struct DeviceEnvironment19 {
+  DeviceEnvironment Base;
+  uint64_t ClockFrequency;  // Hz
+  uint64_t IndirectCallTable;
+  uint64_t IndirectCallTableSize;
+  uint64_t HardwareParallelism;
+};
+static_assert(sizeof(DeviceEnvironment19) == 48);
+
+// `<kernel>_kernel_environment` of clang 15 and later (48 bytes on nvptx64).
+struct KernelEnvironment {
+  uint8_t UseGenericStateMachine;
+  uint8_t MayUseNestedParallelism;
+  uint8_t ExecMode;
+  int32_t MinThreads, MaxThreads, MinTeams, MaxTeams;
+  int32_t ReductionDataSize, ReductionBufferLength;
+  uint64_t Ident, DynamicEnv;  // device pointers, unused here
+};
+static_assert(sizeof(KernelEnvironment) == 48);
+
 struct CudaKernel {
   CUfunction Function = nullptr;
   ExecMode Mode = ExecMode::Generic;
   int32_t MaxThreadsPerBlock = 1024;  // cuFuncGetAttribute, min with the device's
-  const char *Name = nullptr;         // the image's entry name
+  // From the kernel environment (0: none or unset).
+  int32_t EnvMinThreads = 0, EnvMaxThreads = 0;
+  uint64_t ReductionBufferBytes = 0;  // ReductionDataSize x ReductionBufferLength
+  int32_t StaticSharedBytes = 0;      // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+  // The dynamic shared memory the kernel was opted into (above 48 KiB).
+  std::atomic<int32_t> SharedOptIn{0};
+  const char *Name = nullptr;  // the image's entry name
   // Last occupancy query: (threads << 32) | resident blocks per SM; 0 = none.
   std::atomic<uint64_t> Occupancy{0};
 };
@@ -58,6 +98,8 @@ class CudaImage final : public plugin::DeviceImage {
     int32_t DeviceMaxThreads;
     uint32_t SmMajor, SmMinor;  // the device's compute capability
     DeviceEnvironment Environment;
+    uint64_t ClockHz;              // for clang 19's device environment
+    uint64_t HardwareParallelism;  // SMs x threads per SM
   };
 
   // Loads the image into Context (made current by the caller).
@@ -75,7 +117,9 @@ class CudaImage final : public plugin::DeviceImage {
         Module_(Module),
         DeviceMaxThreads_(S.DeviceMaxThreads),
         DynamicSharedBytes_(S.Environment.DynamicMemSize) {}
-  Status writeEnvironment(const DeviceEnvironment &Env);
+  Status writeEnvironment(const Settings &S);
+  // Reads `<Name>_kernel_environment` (true) or `<Name>_exec_mode` into K.
+  Expected<bool> readKernelEnvironment(CudaKernel &K, const char *Name);
 
   CUcontext Context_;
   CUmodule Module_;

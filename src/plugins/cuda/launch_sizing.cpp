@@ -41,11 +41,18 @@ bool singleTeam(const LaunchRequest &R) { return !R.IsTeamRegion || R.NumTeams =
 LaunchConfig computeLaunch(const LaunchRequest &R, const LaunchEnv &Env, const DeviceLimits &Dev,
                            const OccupancyFn &Occupancy) {
   const bool Generic = R.Mode == ExecMode::Generic;
-  const int64_t MaxThreads = std::max<int32_t>(Dev.MaxThreadsPerBlock, 1);
+  int64_t MaxThreads = std::max<int32_t>(Dev.MaxThreadsPerBlock, 1);
   const int64_t MaxBlocks = std::min<int64_t>(Dev.MaxGridX, UINT32_MAX);
-  if (R.Mode == ExecMode::Plain)
-    return LaunchConfig{static_cast<uint32_t>(std::clamp<int64_t>(R.NumTeams, 1, MaxBlocks)),
-                        static_cast<uint32_t>(std::clamp<int64_t>(R.ThreadLimit, 1, MaxThreads))};
+  if (R.Mode == ExecMode::Plain) {
+    LaunchConfig C{static_cast<uint32_t>(std::clamp<int64_t>(R.NumTeams, 1, MaxBlocks)),
+                   static_cast<uint32_t>(std::clamp<int64_t>(R.ThreadLimit, 1, MaxThreads))};
+    for (int I = 0; I < 2; ++I) {
+      C.BlocksYZ[I] = std::max<uint32_t>(R.TeamsYZ[I], 1);
+      C.ThreadsYZ[I] = std::max<uint32_t>(R.ThreadsYZ[I], 1);
+    }
+    return C;
+  }
+  if (R.KernelMaxThreads > 0) MaxThreads = std::min<int64_t>(MaxThreads, R.KernelMaxThreads);
 
   // Threads per block.
   int64_t Threads;
@@ -56,6 +63,8 @@ LaunchConfig computeLaunch(const LaunchRequest &R, const LaunchEnv &Env, const D
     Threads = kDefaultGenericWorkers + Dev.WarpSize;
   else
     Threads = singleTeam(R) ? kDefaultSingleTeamThreads : kDefaultSPMDThreads;
+  if (Limit <= 0 && R.KernelMinThreads > 0)
+    Threads = std::max<int64_t>(Threads, R.KernelMinThreads);
   Threads = std::clamp<int64_t>(Threads, 1, MaxThreads);
 
   // Blocks.

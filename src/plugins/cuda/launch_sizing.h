@@ -5,6 +5,10 @@
 // driver calls (the occupancy query comes in as a callback), so it is unit
 // testable and the rules live in one place.
 //
+// The kernel environment's bounds first (clang 15 and later): MaxThreads > 0
+// caps the threads per block (added warp included), MinThreads > 0 raises the
+// default below (not a clause's value); then the measured rules below, the
+// same as for clang 14's kernels.
 // Threads per block:
 //   thread_limit clause, else OMP_TEAMS_THREAD_LIMIT, else the mode's default
 //   (128 for SPMD and Generic-SPMD kernels, as in LLVM 14; 128 workers for
@@ -52,7 +56,8 @@
 //   A non-team region (`target` alone) always runs 1 block.
 //   Capped at OMP_TEAM_LIMIT and the device's maximum grid size.
 // Plain kernels: num_teams x thread_limit as given (1 where 0), no
-// environment and no added warp; capped at the device's limits.
+// environment and no added warp; capped at the device's limits. The y and z
+// dimensions (ompx_bare kernels' grids) likewise, 1 where 0.
 #pragma once
 
 #include <cstdint>
@@ -74,11 +79,11 @@ constexpr int64_t kDefaultBlocksPerSM = 64;
 
 // Environment settings that shape launches; read once per device.
 struct LaunchEnv {
-  int64_t NumTeams = 0;          // OMP_NUM_TEAMS (0: unset)
-  int64_t TeamsThreadLimit = 0;  // OMP_TEAMS_THREAD_LIMIT (0: unset)
-  int64_t TeamLimit = 0;         // OMP_TEAM_LIMIT: at most this many blocks (0: unset)
+  int64_t NumTeams = 0;                       // OMP_NUM_TEAMS (0: unset)
+  int64_t TeamsThreadLimit = 0;               // OMP_TEAMS_THREAD_LIMIT (0: unset)
+  int64_t TeamLimit = 0;                      // OMP_TEAM_LIMIT: at most this many blocks (0: unset)
   int64_t BlocksPerSM = kDefaultBlocksPerSM;  // OMPTARGET_CUDA_BLOCKS_PER_SM: SPMD grid cap
-                                             // per SM; -1: from occupancy, 0: no cap
+                                              // per SM; -1: from occupancy, 0: no cap
   static LaunchEnv fromEnvironment();
 };
 
@@ -95,11 +100,17 @@ struct LaunchRequest {
   int32_t ThreadLimit = 0;  // thread_limit clause (0: none)
   uint64_t TripCount = 0;   // pushed loop trip count (0: none)
   bool IsTeamRegion = true;
+  int32_t KernelMinThreads = 0;  // the kernel environment's bounds (0: none)
+  int32_t KernelMaxThreads = 0;
+  uint32_t TeamsYZ[2] = {0, 0};  // Plain kernels' y and z dimensions (0: 1)
+  uint32_t ThreadsYZ[2] = {0, 0};
 };
 
 struct LaunchConfig {
   uint32_t Blocks = 1;
   uint32_t Threads = 1;
+  uint32_t BlocksYZ[2] = {1, 1};  // only Plain kernels have more than 1
+  uint32_t ThreadsYZ[2] = {1, 1};
 };
 
 // Resident blocks per SM for a block size (the occupancy calculator); <= 0

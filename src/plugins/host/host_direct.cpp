@@ -54,21 +54,23 @@ int32_t retrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
   return abi::kOffloadSuccess;
 }
 
-int32_t runRegion(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
-                  int32_t NumTeams, int32_t ThreadLimit, uint64_t LoopTripCount,
-                  int32_t IsTeamRegion, __tgt_async_info *AsyncInfo) noexcept {
+int32_t launch(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
+               const __tgt_kernel_launch *Launch, __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  const char *Name = D.kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo);
+  // clang 14's launches (KernelArgs version 0); a kernel that takes the
+  // implicit launch-environment argument goes the generic way.
+  const bool Plain = Launch && Launch->Version == OMPTARGET_KERNEL_LAUNCH_VERSION &&
+                     Launch->KernelArgsVersion < abi::kKernelArgsMinVersionWithLaunchEnv;
+  const char *Name = Plain ? D.kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo) : nullptr;
   if (!maySkipChecks(D, Name != nullptr)) [[unlikely]]
-    return plugin::direct::runRegion(Handle, Entry, Args, Offsets, NumArgs, NumTeams, ThreadLimit,
-                                     LoopTripCount, IsTeamRegion, AsyncInfo);
+    return plugin::direct::launch(Handle, Entry, Args, Offsets, NumArgs, Launch, AsyncInfo);
   takeQueue(D, *AsyncInfo);
-  const char *EntryName = IsTeamRegion ? "run_target_team_region_async" : "run_target_region_async";
-  return plugin::reportFailures(D.plugin(), EntryName, [&]() -> Status {
+  const bool Teams = Launch->IsTeamRegion != 0;
+  return plugin::reportFailures(D.plugin(), "launch_kernel_async", [&]() -> Status {
     // Teams and thread limit are the region's own business (see launchImpl).
-    Status S = callRegion(D.runners(), Entry, Args, Offsets, NumArgs, IsTeamRegion != 0);
+    Status S = callRegion(D.runners(), Entry, Args, Offsets, NumArgs, Teams);
     if (!S) [[unlikely]]
-      return D.kernelFailed(IsTeamRegion ? "run_target_team_region" : "run_target_region", Name,
+      return D.kernelFailed(Teams ? "run_target_team_region" : "run_target_region", Name,
                             S.takeError());
     return S;
   });
@@ -80,7 +82,7 @@ void HostDevice::specializeDirect(__tgt_direct_device &Table) const {
   if (Mode_.Async) return;
   Table.data_submit_async = submit;
   Table.data_retrieve_async = retrieve;
-  Table.run_region_async = runRegion;
+  Table.launch_async = launch;
 }
 
 }  // namespace omptarget::host
