@@ -92,6 +92,7 @@ run_segment() {
   seg=${seg//%omptarget_profile/\"\$TOOLS/omptarget-profile\"}
   seg=${seg//%nvtx_injection/\"\$TOOLS/libomptarget_nvtx_injection.so\"}
   seg=${seg//%core/\$PREFIX}
+  seg=${seg//%cc/\$CPREFIX}
   seg=${seg//%t/\"\$BIN\"}
   seg=${seg//%s/\"\$SRC\"}
   case $seg in not\ *) seg="\"\$NOT\" ${seg#not }" ;; esac
@@ -442,7 +443,7 @@ run_core() {  # DIR CONFIG LOG
     local out rc
     # Like lit: the caller's LIBOMPTARGET_*/OMP_*/OMPTARGET_* stay out, and
     # each RUN line runs with pipefail.
-    out=$(cd "$bins" && env BIN="$bins/$name" SRC="$dir/src/$file" PREFIX=$prefix \
+    out=$(cd "$bins" && env BIN="$bins/$name" SRC="$dir/src/$file" PREFIX=$prefix CPREFIX=C$compiler \
             LIBS="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
             FILECHECK="$dir/tools/FileCheck" NOT="$dir/tools/not" TOOLS="$dir/tools" \
             timeout 300 bash -o pipefail -c \

@@ -15,16 +15,18 @@
 // (mapped_entries) is back to where it started after each family, and the
 // mapped data stays correct. The fatal cases print the runtime's lines
 // (OpenMP: a `present` failure is a runtime error; an extension is not
-// allowed) and abort: offloading is mandatory by default with devices.
+// allowed) and abort: offloading is mandatory by default with devices. A
+// region's lines name the entry point the program called: __tgt_target
+// (every clang 14 form) or clang 19's __tgt_target_kernel.
 // REQUIRES: omptarget-core
 // RUN: %clang-offload -fopenmp-version=51 -L%libdir %s -o %t
 // RUN: %run %t 2>&1 | %fcheck --check-prefix=MAIN
-// RUN: not --crash %run %t present-map 2>&1 | %fcheck --check-prefix=PMAP
+// RUN: not --crash %run %t present-map 2>&1 | %fcheck --check-prefixes=PMAP,PMAP-%cc
 // RUN: not --crash %run %t present-enter 2>&1 | %fcheck --check-prefix=PENTER
 // RUN: not --crash %run %t present-exit 2>&1 | %fcheck --check-prefix=PEXIT
 // RUN: not --crash %run %t present-update 2>&1 | %fcheck --check-prefix=PUPDATE
-// RUN: not --crash %run %t extend 2>&1 | %fcheck --check-prefix=EXTEND
-// RUN: not --crash %run %t overlap 2>&1 | %fcheck --check-prefix=OVERLAP
+// RUN: not --crash %run %t extend 2>&1 | %fcheck --check-prefixes=EXTEND,EXTEND-%cc
+// RUN: not --crash %run %t overlap 2>&1 | %fcheck --check-prefixes=OVERLAP,OVERLAP-%cc
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +44,8 @@ static int fatal(const char *What) {
   int Missing[4] = {0};
   // PMAP: fatal: present-map
   // PMAP-NEXT: Libomptarget message: device mapping required by 'present' map type modifier does not exist for host address [[M:0x[0-9a-f]+]] (16 bytes)
-  // PMAP: Libomptarget error: __tgt_target: mapping Missing (host {{.*}}, 16 bytes) failed: 'present' map type modifier
+  // PMAP-C14: Libomptarget error: __tgt_target: mapping Missing (host {{.*}}, 16 bytes) failed: 'present' map type modifier
+  // PMAP-C19: Libomptarget error: __tgt_target_kernel: mapping Missing (host {{.*}}, 16 bytes) failed: 'present' map type modifier
   // PMAP: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
   // PENTER: fatal: present-enter
   // PENTER-NEXT: Libomptarget message: device mapping required by 'present' map type modifier does not exist for host address 0x{{[0-9a-f]+}} (16 bytes)
@@ -58,11 +61,13 @@ static int fatal(const char *What) {
   // PUPDATE: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
   // EXTEND: fatal: extend
   // EXTEND-NEXT: Libomptarget message: explicit extension not allowed: host address specified is [[E:0x[0-9a-f]+]] (32 bytes), but device allocation maps to host at [[E]] (16 bytes)
-  // EXTEND: Libomptarget error: __tgt_target: mapping A[0:8] (host [[EP:0x[0-9a-f]+]], 32 bytes) failed: it extends the existing mapping A[0:4] (host [[EP]], 16 bytes): map a section within that one, or unmap it first{{$}}
+  // EXTEND-C14: Libomptarget error: __tgt_target: mapping A[0:8] (host [[EP:0x[0-9a-f]+]], 32 bytes) failed: it extends the existing mapping A[0:4] (host [[EP]], 16 bytes): map a section within that one, or unmap it first{{$}}
+  // EXTEND-C19: Libomptarget error: __tgt_target_kernel: mapping A[0:8] (host [[EP:0x[0-9a-f]+]], 32 bytes) failed: it extends the existing mapping A[0:4] (host [[EP]], 16 bytes): map a section within that one, or unmap it first{{$}}
   // EXTEND: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
   // OVERLAP: fatal: overlap
   // OVERLAP-NEXT: Libomptarget message: explicit extension not allowed: host address specified is 0x{{[0-9a-f]+}} (32 bytes), but device allocation maps to host at 0x{{[0-9a-f]+}} (32 bytes)
-  // OVERLAP: Libomptarget error: __tgt_target: mapping A[4:8] (host 0x{{[0-9a-f]+}}, 32 bytes) failed: it extends the existing mapping A[0:8] (host 0x{{[0-9a-f]+}}, 32 bytes): map a section within that one, or unmap it first{{$}}
+  // OVERLAP-C14: Libomptarget error: __tgt_target: mapping A[4:8] (host 0x{{[0-9a-f]+}}, 32 bytes) failed: it extends the existing mapping A[0:8] (host 0x{{[0-9a-f]+}}, 32 bytes): map a section within that one, or unmap it first{{$}}
+  // OVERLAP-C19: Libomptarget error: __tgt_target_kernel: mapping A[4:8] (host 0x{{[0-9a-f]+}}, 32 bytes) failed: it extends the existing mapping A[0:8] (host 0x{{[0-9a-f]+}}, 32 bytes): map a section within that one, or unmap it first{{$}}
   // OVERLAP: Libomptarget fatal error 1: failure of target construct while offloading is mandatory
   // PMAP-NOT: not reached
   // PENTER-NOT: not reached

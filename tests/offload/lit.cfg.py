@@ -19,7 +19,10 @@
 # runs), so a test can pin a line that only one core prints. `%core` is that
 # prefix, for a RUN line with prefixes of its own:
 # `%fcheck --check-prefixes=BAD,BAD-%core` reads BAD-OURS, BAD-LLVM or
-# BAD-LLVM19 lines besides the BAD ones.
+# BAD-LLVM19 lines besides the BAD ones. `%cc` is C14 or C19 (the compiler),
+# the same way, for what a program shows differently because clang 14 and
+# clang 19 call different entry points (messages that name the entry,
+# profile span names: every clang 19 region is __tgt_target_kernel).
 #
 # Parameter `hostomp` chooses the libomp.so.5 the programs load: 14 (LLVM
 # 14's, the system one) or 19 (LLVM 19's, from the prefix; feature
@@ -158,6 +161,7 @@ config.substitutions.append(("%clang-offload", cc + " " + base_flags + include_f
 config.substitutions.append(("%clang-plain", cc + " -fopenmp" + (include_flags if compiler == "clang-19" else "")))
 config.substitutions.append(("%fcheck", config.filecheck + " %s --allow-unused-prefixes --check-prefixes=" + prefixes))
 config.substitutions.append(("%core", core_prefix))
+config.substitutions.append(("%cc", "C" + compiler.split("-")[1]))
 config.substitutions.append(("%libdir", run_dir))
 config.substitutions.append(("%llvm14_bin", os.path.join(config.llvm14_dir, "bin")))
 # Our device listing (tools/omptarget-info), and the queue mode it reports

@@ -12,10 +12,10 @@
 // RUN: %clang-offload -gline-tables-only %s -o %t
 // RUN: rm -f %t.json
 // RUN: %run env LIBOMPTARGET_PROFILE=%t.json LIBOMPTARGET_PROFILE_SUMMARY=1 %t 2> %t.stderr | %fcheck --check-prefix=OUT
-// RUN: %check_profile spans %t.json | %fcheck --check-prefix=SPANS
+// RUN: %check_profile spans %t.json | %fcheck --check-prefixes=SPANS,SPANS-%cc
 // RUN: %omptarget_profile --no-picture %t.json > %t.tool
 // RUN: %check_profile same-summary %t.stderr %t.tool | %fcheck --check-prefix=SAME
-// RUN: %fcheck --check-prefix=SUMMARY < %t.stderr
+// RUN: %fcheck --check-prefixes=SUMMARY,SUMMARY-%cc < %t.stderr
 // RUN: rm -f %t.none.json
 // RUN: %run %t > /dev/null
 // RUN: not ls %t.none.json
@@ -50,16 +50,22 @@ int main(void) {
   return 0;
 }
 
+// Span names follow the entry point the program called ("target teams",
+// "target"; every clang 19 region calls __tgt_target_kernel: "target
+// kernel"), hence the C14/C19 lines.
 // SPANS: span 1 target data begin loc=/{{.*}}/profile_trace.c:26:1 device=0
-// SPANS: span 1 target teams loc={{.*}}profile_trace.c:28:1 device=0
+// SPANS-C14: span 1 target teams loc={{.*}}profile_trace.c:28:1 device=0
+// SPANS-C19: span 1 target kernel loc={{.*}}profile_trace.c:28:1 device=0
 // SPANS: span 1 target data update loc={{.*}}profile_trace.c:30:1 device=0
 // SPANS: span 1 target data end loc={{.*}}profile_trace.c:26:1 device=0
 // SPANS: span 1 omp_target_alloc loc=- device=0
 // SPANS: span 1 omp_target_memcpy loc=- device=-
 // SPANS: span 1 omp_target_memcpy loc=- device=-
 // SPANS: span 1 omp_target_free loc=- device=0
-// SPANS-DAG: span {{[12]}} target loc={{.*}}profile_trace.c:40:1 device=0
-// SPANS-DAG: span {{[12]}} target loc={{.*}}profile_trace.c:40:1 device=0
+// SPANS-C14-DAG: span {{[12]}} target loc={{.*}}profile_trace.c:40:1 device=0
+// SPANS-C14-DAG: span {{[12]}} target loc={{.*}}profile_trace.c:40:1 device=0
+// SPANS-C19-DAG: span {{[12]}} target kernel loc={{.*}}profile_trace.c:40:1 device=0
+// SPANS-C19-DAG: span {{[12]}} target kernel loc={{.*}}profile_trace.c:40:1 device=0
 // SPANS: profile ok: 10 spans on 2 host threads
 
 // SAME: summaries agree
@@ -67,6 +73,7 @@ int main(void) {
 // SUMMARY: omptarget profile summary
 // SUMMARY: host
 // SUMMARY-NEXT: {{^  call +calls +total ms +mean us$}}
-// SUMMARY-DAG: {{^  target +2 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$}}
+// SUMMARY-C14-DAG: {{^  target +2 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$}}
 // SUMMARY-DAG: {{^  omp_target_memcpy +2 }}
-// SUMMARY-DAG: {{^  target teams +1 }}
+// SUMMARY-C14-DAG: {{^  target teams +1 }}
+// SUMMARY-C19-DAG: {{^  target kernel +3 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$}}
