@@ -67,6 +67,14 @@
 // __tgt_kernel_launch above). A plugin without it cannot run a kernel that
 // needs any of these; the core then refuses the launch with a line.
 //
+// `unload_binary`, also ours: the image (the pointer load_binary was given)
+// goes away from the device: its global destructors run (clang 19 images
+// carry them in the image itself), then its code and globals are released
+// and its kernels are no longer known. The core calls it when the program
+// unregisters the binary (at exit, or at dlclose of a library with target
+// regions); a plugin without it keeps the image until deinit. OFFLOAD_FAIL
+// with an error line for an image the device has not loaded.
+//
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
 // must export; OPT marks entries the core looks up and may find absent.
@@ -254,4 +262,5 @@ typedef void (*__tgt_device_property_fn)(void *Ctx, const char *Key, const char 
       (int32_t DeviceId, uint32_t Version, __tgt_device_op_fn Fn, void *Ctx))                     \
   OPT(launch_kernel_async, int32_t,                                                               \
       (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,           \
-       const __tgt_kernel_launch *Launch, __tgt_async_info *Queue))
+       const __tgt_kernel_launch *Launch, __tgt_async_info *Queue))                               \
+  OPT(unload_binary, int32_t, (int32_t DeviceId, __tgt_device_image * Image))

@@ -1,5 +1,6 @@
 #include "image_registry.h"
 
+#include <algorithm>
 #include <cinttypes>
 
 #include "debug.h"
@@ -70,7 +71,7 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags,
   return Accepted;
 }
 
-void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
+std::vector<ImageRegistry::LoadedImage> ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
   // The destructors first, on every device where the constructors ran.
   std::vector<std::pair<Device *, std::vector<EntryKernel>>> Dtors;
   {
@@ -92,10 +93,13 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
     if (Status S = runEntryKernels(*D, Kernels, "destructor"); !S)
       debug::error("__tgt_unregister_lib: device %d: %s", D->id(), S.error().message().c_str());
 
-  ScopedLock Lock(Mutex_);
-  for (auto It = Binaries_.begin(); It != Binaries_.end(); ++It) {
+  std::vector<LoadedImage> Loaded;
+  {
+    ScopedLock Lock(Mutex_);
+    auto It = std::find_if(Binaries_.begin(), Binaries_.end(),
+                           [&](const auto &B) { return B->Desc == Desc; });
+    if (It == Binaries_.end()) return Loaded;
     Binary &Bin = **It;
-    if (Bin.Desc != Desc) continue;
     for (__tgt_offload_entry *E = Desc->HostEntriesBegin; E != Desc->HostEntriesEnd; ++E) {
       if (E->size == 0) {
         auto K = Kernels_.find(E->addr);
@@ -116,10 +120,26 @@ void ImageRegistry::unregisterLib(__tgt_bin_desc *Desc) {
         if (R.IsContained && R.Entry->HstBegin == Begin) D->mappings().erase(*R.Entry);
       }
     }
+    for (size_t Id = 0; Id < Bin.TableFor.size(); ++Id)
+      if (Bin.TableFor[Id])
+        if (Device *D = Devices_.get(static_cast<int64_t>(Id)))
+          Loaded.push_back({D, Bin.ImageFor[Id]});
     Binaries_.erase(It);
     Generation_.fetch_add(1, std::memory_order_acq_rel);
     OMPT_TRACE("omptarget", "Unregistered binary %p", static_cast<void *>(Desc));
-    return;
+  }
+  return Loaded;
+}
+
+void ImageRegistry::unloadImages(const std::vector<LoadedImage> &Loaded) {
+  for (const LoadedImage &L : Loaded) {
+    auto Unload = L.Dev->plugin().fn().unload_binary;
+    if (!Unload) continue;  // the plugin keeps it until the device's deinit
+    if (Unload(L.Dev->pluginDeviceId(), L.Image) != abi::kOffloadSuccess)
+      debug::error(
+          "__tgt_unregister_lib: device %d: plugin %s could not unload the device image at %p; "
+          "it stays loaded until the device shuts down",
+          L.Dev->id(), L.Dev->plugin().name().c_str(), L.Image->ImageStart);
   }
 }
 

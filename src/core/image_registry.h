@@ -50,10 +50,22 @@ class ImageRegistry {
   // device (e.g. the CUDA plugin on a machine without GPUs), comma-separated,
   // when no image of the binary went to a plugin with devices.
   int registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags, std::string &IdlePlugins);
+  // A device image a device has loaded.
+  struct LoadedImage {
+    Device *Dev;
+    __tgt_device_image *Image;
+  };
   // Drops the descriptor: its destructor kernels run on every device where
-  // its constructors ran, then its kernels become unknown and its globals
-  // are unmapped from every device that loaded it.
-  void unregisterLib(__tgt_bin_desc *Desc);
+  // its constructors ran, then its kernels become unknown (a construct that
+  // looks one up from now on runs its host version) and its globals are
+  // unmapped from every device that loaded it. Returns the images those
+  // devices still hold, for unloadImages once no construct that found a
+  // kernel earlier can still be running one.
+  std::vector<LoadedImage> unregisterLib(__tgt_bin_desc *Desc);
+  // unload_binary of each image, where its device's plugin has the entry
+  // (the image's code and globals go, and clang 19 images' own global
+  // destructors run); a failure is a line (the image stays loaded).
+  static void unloadImages(const std::vector<LoadedImage> &Loaded);
 
   // Loads every image registered for `D` that it has not loaded yet, maps
   // their globals and runs their constructor kernels. Requires

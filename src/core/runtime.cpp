@@ -257,12 +257,19 @@ void Runtime::unregisterLib(__tgt_bin_desc *Desc) {
   // thread uses the binary's kernels and mapped globals, so let it finish
   // first (bounded; regions that start later find the binary retired and
   // run their host version: api_target.cpp).
-  if (!waitForOtherCalls())
+  const bool Quiet = waitForOtherCalls();
+  if (!Quiet)
     OMPT_TRACE("omptarget",
                "__tgt_unregister_lib: offload calls still running after %d ms; unregistering "
-               "anyway",
+               "anyway, its device images stay loaded",
                kShutdownWaitMs);
-  Images_.unregisterLib(RequiresRecords_.registered(Desc));
+  std::vector<ImageRegistry::LoadedImage> Loaded =
+      Images_.unregisterLib(RequiresRecords_.registered(Desc));
+  // A call that found one of the binary's kernels before it was retired may
+  // still be running it (a construct's kernels are done when its call
+  // returns): the images go only once no other call is in flight (at once,
+  // unless one started since the wait above).
+  if (Quiet && waitForOtherCalls()) ImageRegistry::unloadImages(Loaded);
   RequiresRecords_.forget(Desc);
 }
 

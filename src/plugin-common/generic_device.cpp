@@ -87,6 +87,8 @@ Status GenericDevice::deinit() {
   }
   {
     ScopedLock Lock(ImagesMutex_);
+    if (Initialized_)
+      for (const std::unique_ptr<DeviceImage> &Img : Images_) Note(unloadImageImpl(*Img));
     Kernels_.store(nullptr, std::memory_order_release);
     KernelTables_.clear();
     KernelNames_.clear();
@@ -150,6 +152,35 @@ Expected<__tgt_target_table *> GenericDevice::loadBinary(const __tgt_device_imag
   KernelTables_.push_back(std::move(Table));
   Images_.push_back(std::move(*Loaded));
   return Images_.back()->table();
+}
+
+Status GenericDevice::unloadBinary(const __tgt_device_image &Image) {
+  ScopedLock Lock(ImagesMutex_);
+  auto It = std::find_if(Images_.begin(), Images_.end(),
+                         [&](const auto &Img) { return &Img->source() == &Image; });
+  if (It == Images_.end())
+    return makeError("unload_binary: device %d: image %p (%p) is not loaded here", DeviceId_,
+                     static_cast<const void *>(&Image), Image.ImageStart);
+  DeviceImage &Img = **It;
+  Status Unloaded = unloadImageImpl(Img);
+  // Publish the table without the image's kernels (launches may still read
+  // the old one, which stays alive until deinit).
+  auto Table = std::make_unique<KernelTable>();
+  if (const KernelTable *Old = Kernels_.load(std::memory_order_relaxed))
+    Table->Sorted = Old->Sorted;
+  for (const __tgt_offload_entry &E : Img.entries()) {
+    if (E.size != 0) continue;
+    auto Pos = std::lower_bound(Table->Sorted.begin(), Table->Sorted.end(), E.addr,
+                                [](const auto &P, void *A) { return P.first < A; });
+    if (Pos != Table->Sorted.end() && Pos->first == E.addr) Table->Sorted.erase(Pos);
+  }
+  Kernels_.store(Table.get(), std::memory_order_release);
+  KernelTables_.push_back(std::move(Table));
+  OMPT_TRACE(traceComponent(), "device %d: unloaded image %p", DeviceId_, Image.ImageStart);
+  Images_.erase(It);
+  if (!Unloaded)
+    return makeError("unload_binary: device %d: %s", DeviceId_, Unloaded.error().message().c_str());
+  return {};
 }
 
 const char *GenericDevice::findKernel(void *Entry) const {

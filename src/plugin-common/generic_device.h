@@ -91,6 +91,9 @@ class GenericDevice : private HostPinner {
   Status deinit();
 
   Expected<__tgt_target_table *> loadBinary(const __tgt_device_image &Image);
+  // Image (the object loadBinary was given) goes: unloadImageImpl, then its
+  // kernels leave the published table and the image is released.
+  Status unloadBinary(const __tgt_device_image &Image);
 
   // Allocation; AsyncInfo may be null (synchronous entry points).
   Expected<void *> dataAlloc(int64_t Size, void *HostPtr, int32_t Kind,
@@ -262,6 +265,11 @@ class GenericDevice : private HostPinner {
   // Its route for kernels that take the implicit launch-environment argument.
   [[gnu::noinline]] Status launchWithEnvironment(const char *Call, const KernelLaunch &L,
                                                  __tgt_async_info &AsyncInfo);
+  // Both routes' last step: Issue on AsyncInfo's queue, timed as the
+  // launch Ran when the device is profiled.
+  template <typename IssueFn>
+  Status launchOnQueue(const char *Call, const KernelLaunch &Ran, __tgt_async_info &AsyncInfo,
+                       IssueFn &Issue);
   // Event is live (from this device's pool).
   Status recordEventUnchecked(void *Event, __tgt_async_info &AsyncInfo);
   Status waitEventUnchecked(void *Event, __tgt_async_info &AsyncInfo);
@@ -353,6 +361,11 @@ class GenericDevice : private HostPinner {
   // constructor/destructor kernels of declare-target globals.
   virtual Expected<std::unique_ptr<DeviceImage>> loadImageImpl(const __tgt_device_image &Image) = 0;
   virtual Expected<void *> getKernelImpl(DeviceImage &Image, const char *Name, size_t Index) = 0;
+  // What must run on the device before a loaded image is released (at
+  // unload_binary and at deinit, under the image lock): the CUDA plugin
+  // runs clang 19's global destructors. The host plugin needs nothing: its
+  // image's destructors run when the image's library is closed.
+  virtual Status unloadImageImpl(DeviceImage &) { return {}; }
   virtual Expected<void *> getGlobalImpl(DeviceImage &Image, const char *Name, size_t Size,
                                          size_t Index) = 0;
 

@@ -470,17 +470,25 @@ Status GenericDevice::launchUnchecked(const char *Call, const KernelLaunch &L,
   if (L.KernelArgsVersion >= abi::kKernelArgsMinVersionWithLaunchEnv) [[unlikely]]
     return launchWithEnvironment(Call, L, AsyncInfo);
   auto Issue = [&](void *Q) { return launchImpl(L, Q); };
+  return launchOnQueue(Call, L, AsyncInfo, Issue);
+}
+
+// Ran is the launch Issue makes: its shape, which launchImpl records, is
+// what the profile shows.
+template <typename IssueFn>
+Status GenericDevice::launchOnQueue(const char *Call, const KernelLaunch &Ran,
+                                    __tgt_async_info &AsyncInfo, IssueFn &Issue) {
   if (Profile_.on()) [[unlikely]] {
     auto Describe = [&] {
       __tgt_device_op Op = describedOp(__tgt_op_kernel, 0, 0);
-      Op.Name = L.Name;
-      Op.Teams = L.RanTeams ? L.RanTeams : L.NumTeams;
-      Op.Threads = L.RanThreads ? L.RanThreads : L.ThreadLimit;
+      Op.Name = Ran.Name;
+      Op.Teams = Ran.RanTeams ? Ran.RanTeams : Ran.NumTeams;
+      Op.Threads = Ran.RanThreads ? Ran.RanThreads : Ran.ThreadLimit;
       return Op;
     };
-    return onQueueTimed(AsyncInfo, Call, L.Name, Issue, Describe);
+    return onQueueTimed(AsyncInfo, Call, Ran.Name, Issue, Describe);
   }
-  return onQueue(AsyncInfo, Call, L.Name, Issue, nullptr);
+  return onQueue(AsyncInfo, Call, Ran.Name, Issue, nullptr);
 }
 
 // The kernels of KernelArgs version 3 and later take the launch environment
@@ -507,7 +515,7 @@ Status GenericDevice::launchWithEnvironment(const char *Call, const KernelLaunch
     Args[0] = *Env;
     return launchImpl(WithEnv, Q);
   };
-  Status S = onQueue(AsyncInfo, Call, L.Name, Issue, nullptr);
+  Status S = launchOnQueue(Call, WithEnv, AsyncInfo, Issue);
   L.RanTeams = WithEnv.RanTeams;
   L.RanThreads = WithEnv.RanThreads;
   return S;

@@ -39,6 +39,13 @@ __tgt_target_table *__tgt_rtl_load_binary(int32_t DeviceId, __tgt_device_image *
   return Table;
 }
 
+int32_t __tgt_rtl_unload_binary(int32_t DeviceId, __tgt_device_image *Image) noexcept {
+  return onDevice(DeviceId, "unload_binary", [&](GenericDevice &D) -> Status {
+    if (!Image) return makeError("unload_binary: device %d: null image", DeviceId);
+    return D.unloadBinary(*Image);
+  });
+}
+
 int64_t __tgt_rtl_init_requires(int64_t RequiresFlags) noexcept {
   return thePlugin().initRequires(RequiresFlags);
 }

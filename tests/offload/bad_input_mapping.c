@@ -1,7 +1,3 @@
-// XFAIL: clang-19 && runtime-ours
-// (clang 19: expected lines name clang 14's entry (__tgt_target, __tgt_target_teams) where
-// ours names __tgt_target_kernel, or, reg_ctor_dtor_dlclose, the program does not reach
-// "closed" after dlclose: open, see the issue note.)
 // Bad-input tour, map clauses used inconsistently: disassociating data that
 // a map clause mapped (not omp_target_associate_ptr), mismatched enter/exit
 // data counts (an extra exit, `release` below zero, `delete` while a

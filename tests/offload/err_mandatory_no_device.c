@@ -1,7 +1,3 @@
-// XFAIL: clang-19 && runtime-ours
-// (clang 19: expected lines name clang 14's entry (__tgt_target, __tgt_target_teams) where
-// ours names __tgt_target_kernel, or, reg_ctor_dtor_dlclose, the program does not reach
-// "closed" after dlclose: open, see the issue note.)
 // OMP_TARGET_OFFLOAD=mandatory with no device (the host plugin is told to
 // expose 0 devices): a target region is a fatal error naming the cause, not a
 // silent run on the host. The message names the entry point the program

@@ -1,7 +1,3 @@
-// XFAIL: clang-19 && runtime-ours
-// (clang 19: expected lines name clang 14's entry (__tgt_target, __tgt_target_teams) where
-// ours names __tgt_target_kernel, or, reg_ctor_dtor_dlclose, the program does not reach
-// "closed" after dlclose: open, see the issue note.)
 // LIBOMPTARGET_PROFILE's device side: every copy and kernel of a known
 // program is on a device track (a queue, or the host thread that did it
 // inline on the synchronous host device), in the order the device ran it,

@@ -1,7 +1,3 @@
-// XFAIL: clang-19 && runtime-ours
-// (clang 19: expected lines name clang 14's entry (__tgt_target, __tgt_target_teams) where
-// ours names __tgt_target_kernel, or, reg_ctor_dtor_dlclose, the program does not reach
-// "closed" after dlclose: open, see the issue note.)
 // NVTX ranges: with an NVTX tool injected (NVTX_INJECTION64_PATH, as
 // `nsys profile` does; here a stand-in that prints each push and pop), every
 // construct and runtime call is a range named after the construct and its

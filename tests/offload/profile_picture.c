@@ -1,7 +1,3 @@
-// XFAIL: clang-19 && runtime-ours
-// (clang 19: expected lines name clang 14's entry (__tgt_target, __tgt_target_teams) where
-// ours names __tgt_target_kernel, or, reg_ctor_dtor_dlclose, the program does not reach
-// "closed" after dlclose: open, see the issue note.)
 // tools/omptarget-profile draws a recorded profile (not only the hand-written
 // sample of tests/tools): a program with two host threads records a profile,
 // the tool writes its PNG timeline (a PNG signature, the width asked for)

@@ -1,7 +1,3 @@
-// XFAIL: clang-19 && runtime-ours
-// (clang 19: expected lines name clang 14's entry (__tgt_target, __tgt_target_teams) where
-// ours names __tgt_target_kernel, or, reg_ctor_dtor_dlclose, the program does not reach
-// "closed" after dlclose: open, see the issue note.)
 // LIBOMPTARGET_PROFILE=FILE writes a Chrome trace of the host side: one span
 // per construct and runtime call, with its source location (-gline-tables-only;
 // the path clang was given, not the base name messages print) and device, on the

@@ -1,7 +1,3 @@
-// XFAIL: clang-19 && runtime-ours
-// (clang 19: expected lines name clang 14's entry (__tgt_target, __tgt_target_teams) where
-// ours names __tgt_target_kernel, or, reg_ctor_dtor_dlclose, the program does not reach
-// "closed" after dlclose: open, see the issue note.)
 // The profile file is complete, strict JSON, when the program leaves through
 // exit() with data still mapped, and when a fatal offload error (a mapping
 // whose device memory cannot be allocated) aborts it: the spans before are in

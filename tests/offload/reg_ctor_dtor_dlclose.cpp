@@ -1,7 +1,3 @@
-// XFAIL: clang-19 && runtime-ours
-// (clang 19: expected lines name clang 14's entry (__tgt_target, __tgt_target_teams) where
-// ours names __tgt_target_kernel, or, reg_ctor_dtor_dlclose, the program does not reach
-// "closed" after dlclose: open, see the issue note.)
 // Registration: a dlopen'ed library with a declare-target global that has a
 // C++ constructor and destructor. The constructor runs on the device before
 // the library's first region; dlclose unregisters the library, which runs

@@ -1,4 +1,5 @@
-// Recognising CUDA cubins (ELF64, e_machine 190 = EM_CUDA) and their SM.
+// Recognising CUDA cubins (ELF64, e_machine 190 = EM_CUDA) and their SM,
+// and reading the names of their symbols.
 //
 // ptxas writes the target SM into e_flags. With the ELF ABI version 8 that
 // CUDA 12+ writes (EI_ABIVERSION), the SM is bits 8..15 (sm_90: e_flags
@@ -10,6 +11,9 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace omptarget::cuda {
 
@@ -22,6 +26,11 @@ struct CubinInfo {
 // The cubin's header facts, or nullopt when Image is not an EM_CUDA ELF64.
 // Safe on any input.
 std::optional<CubinInfo> readCubin(std::span<const std::byte> Image);
+
+// The names in the ELF symbol table (SHT_SYMTAB) of Image that start with
+// Prefix, in table order; empty when Image has none or is malformed (every
+// offset and size is checked against Image).
+std::vector<std::string> cubinSymbols(std::span<const std::byte> Image, std::string_view Prefix);
 
 // Whether a cubin for sm_<Sm> runs on a device of compute capability
 // Major.Minor: same major version, and the device's minor at least the

@@ -156,6 +156,10 @@ Expected<std::unique_ptr<plugin::DeviceImage>> CudaDevice::loadImageImpl(
   return std::unique_ptr<plugin::DeviceImage>(std::move(*Loaded));
 }
 
+Status CudaDevice::unloadImageImpl(plugin::DeviceImage &Image) {
+  return static_cast<CudaImage &>(Image).runDestructors();
+}
+
 Expected<void *> CudaDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name, size_t) {
   Expected<CudaKernel *> K = static_cast<CudaImage &>(Image).kernel(Name);
   if (!K) return K.takeError();

@@ -89,6 +89,7 @@ class CudaDevice final : public plugin::GenericDevice {
 
   Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(
       const __tgt_device_image &Image) override;
+  Status unloadImageImpl(plugin::DeviceImage &Image) override;
   Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name,
                                  size_t Index) override;
   Expected<void *> getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,

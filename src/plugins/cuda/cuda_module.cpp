@@ -43,6 +43,11 @@ Expected<std::unique_ptr<CudaImage>> CudaImage::load(const __tgt_device_image &I
   OMPT_TRACE(kComponent, "device %d: loaded module %p from image %p (sm_%u, %td bytes)", S.DeviceId,
              static_cast<void *>(Module), Image.ImageStart, Info->Sm, End - Begin);
   if (Status St = Loaded->writeEnvironment(S); !St) return St.takeError();
+  const std::span<const std::byte> Bytes{Begin, End};
+  Loaded->FiniObjects_ = globalListObjects(Bytes, /*Init=*/false);
+  if (Status St = Loaded->runGlobalList(/*Init=*/true, globalListObjects(Bytes, /*Init=*/true));
+      !St)
+    return St.takeError();
   return Loaded;
 }
 

@@ -20,6 +20,10 @@
 //     clang 14's constructor/destructor kernels and clang 19's ompx_bare
 //     kernels;
 // and the kernel's maximum threads per block and static shared memory.
+// clang 19 images whose declare-target globals have C++ constructors or
+// destructors carry them as lists (cuda_global_ctors.cpp): the loader runs
+// the constructors right after the environment, and runDestructors() runs
+// the destructors before the module is unloaded (unload_binary, deinit).
 // `__omp_rtl_device_memory_pool` is not written: device malloc on NVPTX
 // uses CUDA's own heap (LIBOMPTARGET_HEAP_SIZE sets its size), as the
 // clang 19 CUDA runtime does.
@@ -38,6 +42,8 @@
 #include <deque>
 #include <memory>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "device_image.h"
 #include "error.h"
@@ -90,6 +96,12 @@ struct CudaKernel {
   std::atomic<uint64_t> Occupancy{0};
 };
 
+// The symbols of Cubin's constructor (Init) or destructor list, clang 19's
+// `__init_array_object_<function>_<hash>_<priority>` (and
+// `__fini_array_object_...`), in ascending priority, table order among
+// equals; a name without a numeric priority counts as 65535.
+std::vector<std::string> globalListObjects(std::span<const std::byte> Cubin, bool Init);
+
 class CudaImage final : public plugin::DeviceImage {
  public:
   struct Settings {
@@ -109,6 +121,8 @@ class CudaImage final : public plugin::DeviceImage {
 
   Expected<CudaKernel *> kernel(const char *Name);
   Expected<void *> global(const char *Name, size_t Size);
+  // clang 19's global destructors, once (cuda_global_ctors.cpp).
+  Status runDestructors();
 
  private:
   CudaImage(const __tgt_device_image &Image, CUcontext Context, CUmodule Module, const Settings &S)
@@ -118,6 +132,8 @@ class CudaImage final : public plugin::DeviceImage {
         DeviceMaxThreads_(S.DeviceMaxThreads),
         DynamicSharedBytes_(S.Environment.DynamicMemSize) {}
   Status writeEnvironment(const Settings &S);
+  // clang 19's constructor (Init) or destructor list: cuda_global_ctors.cpp.
+  Status runGlobalList(bool Init, const std::vector<std::string> &Objects);
   // Reads `<Name>_kernel_environment` (true) or `<Name>_exec_mode` into K.
   Expected<bool> readKernelEnvironment(CudaKernel &K, const char *Name);
 
@@ -126,6 +142,9 @@ class CudaImage final : public plugin::DeviceImage {
   int32_t DeviceMaxThreads_;
   int32_t DynamicSharedBytes_;  // every launch's dynamic shared memory
   std::deque<CudaKernel> Kernels_;
+  // The destructor list's symbols, read at load (the image's bytes may be
+  // gone by unload: a dlclose'd library's); cleared once run.
+  std::vector<std::string> FiniObjects_;
 };
 
 }  // namespace omptarget::cuda
