@@ -1,5 +1,7 @@
 #include "runtime.h"
 
+#include "llvm19_env.h"
+
 #include <chrono>
 #include <cinttypes>
 #include <string>
@@ -92,7 +94,7 @@ bool isInitialDevice(int64_t DeviceId) {
 
 int64_t defaultDevice() { return omp_get_default_device ? omp_get_default_device() : 0; }
 
-Runtime::Runtime() : ConfiguredPolicy_(parsePolicy()) {}
+Runtime::Runtime() : ConfiguredPolicy_(parsePolicy()) { warnUnhonouredLlvm19Variables(); }
 Runtime::~Runtime() = default;
 
 namespace {
