@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Side-by-side host-offloading benchmark: LLVM 14's libomptarget vs ours,
 # ours once more with the asynchronous host device (OMPTARGET_HOST_ASYNC=1,
-# column "ours-async").
+# column "ours-async"), and, where clang-19 and LLVM 19's runtime are here,
+# the same program built by clang 19 on ours ("ours-c19", with libomp 19 as
+# a clang 19 user has it) and on LLVM 19's runtime ("llvm19").
 #
 # Usage: bench/run_host_bench.sh [BUILD_DIR]
 #
@@ -18,6 +20,12 @@
 #   OMPTARGET_BENCH_CLANG     compiler (default $LLVM14_DIR/bin/clang)
 #   BENCH_ROUNDS              interleaved rounds, LLVM, ours, ours-async (default 3)
 #   BENCH_ASYNC               0 skips the ours-async runs (default 1)
+#   BENCH_C19                 0 skips the clang 19 sides (default 1)
+#   OMPTARGET_BENCH_CLANG19   clang 19 (default: clang-19 on PATH)
+#   OMPTARGET_BENCH_LLVM19_LIB  LLVM 19's lib directory (libomptarget.so.19.1,
+#                             libomp.so.5, clang/19/include; default
+#                             BUILD_DIR/llvm19-runtime/usr/lib/llvm-19/lib,
+#                             where scripts/fetch-llvm19-runtime.sh puts it)
 #   BENCH_OMP_NUM_THREADS     OMP_NUM_THREADS of the runs (default 1, see
 #                             docs/benchmarks.md)
 #   BENCH_BATCHES, BENCH_BATCH_MS, BENCH_CASES   passed to the program
@@ -42,10 +50,14 @@ clang=${OMPTARGET_BENCH_CLANG:-$llvm14_dir/bin/clang}
 rounds=${BENCH_ROUNDS:-3}
 bench_async=${BENCH_ASYNC:-1}
 threads=${BENCH_OMP_NUM_THREADS:-1}
+bench_c19=${BENCH_C19:-1}
+clang19=${OMPTARGET_BENCH_CLANG19:-$(command -v clang-19 || true)}
+llvm19_lib=${OMPTARGET_BENCH_LLVM19_LIB:-$build_dir/llvm19-runtime/usr/lib/llvm-19/lib}
 
 out_dir=$build_dir/bench
 raw_dir=$out_dir/last-run
 bin=$out_dir/offload_bench
+bin_c19=$out_dir/offload_bench_c19
 mkdir -p "$out_dir"
 rm -rf "$raw_dir"
 mkdir -p "$raw_dir"
@@ -68,18 +80,39 @@ echo "run_host_bench: compiling $bin"
 "$clang" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -O2 -Wno-openmp-mapping \
   "$script_dir/offload_bench.c" -o "$bin" -ldl
 
+have_c19=0
+if [[ $bench_c19 == 0 ]]; then
+  echo "run_host_bench: BENCH_C19=0: no clang 19 sides"
+elif [[ -z $clang19 || ! -x $clang19 ]]; then
+  echo "run_host_bench: NOTE: no clang-19 (OMPTARGET_BENCH_CLANG19): no clang 19 sides"
+elif [[ ! -f $llvm19_lib/libomptarget.so.19.1 || ! -f $llvm19_lib/libomp.so.5 ]]; then
+  echo "run_host_bench: NOTE: no LLVM 19 runtime in $llvm19_lib (scripts/fetch-llvm19-runtime.sh): no clang 19 sides"
+else
+  have_c19=1
+  echo "run_host_bench: compiling $bin_c19 (clang 19)"
+  "$clang19" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -O2 -Wno-openmp-mapping \
+    -I"$llvm19_lib/clang/19/include" -L"$llvm19_lib" \
+    "$script_dir/offload_bench.c" -o "$bin_c19" -ldl
+  # libomp 19 alone, for ours-c19 (LLVM 19's directory would also bring its
+  # libomptarget.so.19.1).
+  mkdir -p "$out_dir/libomp-19"
+  ln -sf "$llvm19_lib/libomp.so.5" "$out_dir/libomp-19/libomp.so.5"
+fi
+
 # A clean environment: no runtime knobs from the caller, a fixed thread count.
 while IFS= read -r var; do
   unset "$var"
 done < <(compgen -e | grep -E '^(LIBOMPTARGET_|OMPTARGET_|OMP_|KMP_)' || true)
 export OMP_NUM_THREADS=$threads
 
-# Runs the program on one side's libraries, checks which ones it ran on.
+# Runs a program on one side's libraries, checks which ones it ran on:
+# libdir's core, and its host plugin where libdir has one (LLVM 19's is
+# built into its core); with openmp_lib, that libomp.so.5.
 # Extra arguments are VAR=VALUE settings for that side's runs.
-run_side() { # side libdir outfile [VAR=VALUE...]
-  local side=$1 libdir=$2 out=$3
-  shift 3
-  if ! env "$@" LD_LIBRARY_PATH="$libdir" "$bin" >"$out" 2>&1; then
+run_side() { # side program libdir search_path openmp_lib|- outfile [VAR=VALUE...]
+  local side=$1 program=$2 libdir=$3 search=$4 openmp=$5 out=$6
+  shift 6
+  if ! env "$@" LD_LIBRARY_PATH="$search" "$program" >"$out" 2>&1; then
     cat "$out" >&2
     # The asynchronous mode is measured for information: a failed run (the
     # program checks its results) is reported, and its figures are dropped.
@@ -92,17 +125,26 @@ run_side() { # side libdir outfile [VAR=VALUE...]
   fi
   # Compare resolved files, so a directory of symlinks (e.g. a core of one
   # side with the plugin of the other) is checked for what it points to.
-  local want_core want_plugin core plugin
+  local want_core core plugin lib
   want_core=$(realpath "$libdir/libomptarget.so")
-  want_plugin=$(realpath -m "$libdir/libomptarget.rtl.x86_64.so")
   core=$(sed -n 's/^lib kind=core path=//p' "$out" | head -1)
   plugin=$(sed -n 's/^lib kind=plugin path=\(.*libomptarget\.rtl\.x86_64\.so\)$/\1/p' "$out" | head -1)
   [[ -n $core ]] || die "$side run: no libomptarget.so in its memory map (see $out)"
   [[ $(realpath "$core") == "$want_core" ]] ||
     die "MISCONFIGURED $side run: core is $core, expected $want_core"
-  [[ -n $plugin ]] || die "$side run: no libomptarget.rtl.x86_64.so in its memory map (see $out)"
-  [[ $(realpath "$plugin") == "$want_plugin" ]] ||
-    die "MISCONFIGURED $side run: host plugin is $plugin, expected $want_plugin"
+  if [[ -e $libdir/libomptarget.rtl.x86_64.so ]]; then
+    [[ -n $plugin ]] || die "$side run: no libomptarget.rtl.x86_64.so in its memory map (see $out)"
+    [[ $(realpath "$plugin") == $(realpath "$libdir/libomptarget.rtl.x86_64.so") ]] ||
+      die "MISCONFIGURED $side run: host plugin is $plugin, expected $libdir/libomptarget.rtl.x86_64.so"
+  else
+    [[ -z $plugin ]] || die "MISCONFIGURED $side run: host plugin $plugin loaded; $libdir has none"
+    plugin="(built into the core)"
+  fi
+  if [[ $openmp != - ]]; then
+    lib=$(sed -n 's/^lib kind=openmp path=//p' "$out" | head -1)
+    [[ -n $lib && $(realpath "$lib") == $(realpath "$openmp") ]] ||
+      die "MISCONFIGURED $side run: libomp is ${lib:-none}, expected $openmp"
+  fi
   if [[ $round == 1 ]]; then
     echo "  $side: core=$core"
     echo "  $side: plugin=$plugin"
@@ -113,12 +155,21 @@ run_side() { # side libdir outfile [VAR=VALUE...]
 echo "run_host_bench: OMP_NUM_THREADS=$OMP_NUM_THREADS, $rounds interleaved round(s), raw output in $raw_dir"
 for ((round = 1; round <= rounds; ++round)); do
   echo "run_host_bench: round $round/$rounds"
-  run_side llvm14 "$llvm_lib" "$raw_dir/llvm14.$round.txt"
+  run_side llvm14 "$bin" "$llvm_lib" "$llvm_lib" - "$raw_dir/llvm14.$round.txt"
   if ((have_ours)); then
-    run_side ours "$ours_lib" "$raw_dir/ours.$round.txt"
+    run_side ours "$bin" "$ours_lib" "$ours_lib" - "$raw_dir/ours.$round.txt"
     if [[ $bench_async != 0 ]]; then
-      run_side ours-async "$ours_lib" "$raw_dir/ours-async.$round.txt" OMPTARGET_HOST_ASYNC=1
+      run_side ours-async "$bin" "$ours_lib" "$ours_lib" - "$raw_dir/ours-async.$round.txt" \
+        OMPTARGET_HOST_ASYNC=1
     fi
+  fi
+  if ((have_c19)); then
+    if ((have_ours)); then
+      run_side ours-c19 "$bin_c19" "$ours_lib" "$ours_lib:$out_dir/libomp-19" \
+        "$llvm19_lib/libomp.so.5" "$raw_dir/ours-c19.$round.txt"
+    fi
+    run_side llvm19 "$bin_c19" "$llvm19_lib" "$llvm19_lib" "$llvm19_lib/libomp.so.5" \
+      "$raw_dir/llvm19.$round.txt"
   fi
 done
 
@@ -126,6 +177,10 @@ python3 - "$raw_dir" "$rounds" "$have_ours" <<'EOF'
 import os, re, statistics, sys
 
 raw_dir, rounds, have_ours = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+# The clang 19 sides' goals (informational columns): ours-c19 within 5% of
+# ours (the clang 14 binary), and LLVM 19's time at least 2.5x ours-c19's.
+C19_WITHIN = 1.05
+C19_GOAL = 2.5
 # Goal: LLVM-14 time / our time must reach this factor. None: informational.
 GOALS = {
     "a_empty_target": 2.0,
@@ -163,6 +218,9 @@ llvm, order = load("llvm14")
 ours, _ = load("ours") if have_ours else ({}, [])
 ours_async, _ = load("ours-async") if have_ours else ({}, [])
 have_async = bool(ours_async)
+ours_c19, _ = load("ours-c19")
+llvm19, _ = load("llvm19")
+have_c19 = bool(llvm19)
 
 def fmt_ns(v):
     return "n/a" if v is None else (f"{v:.1f}" if v < 10000 else f"{v:.0f}")
@@ -185,6 +243,22 @@ for case in order:
         row += [fmt_ns(a), spread(ours_async.get(case, [])),
                 "n/a" if aratio is None else f"{aratio:.2f}x"]
     row += ["info" if goal is None else f"{goal:.0f}x", met]
+    if have_c19:
+        c = min(ours_c19[case]) if case in ours_c19 else None
+        n = min(llvm19[case]) if case in llvm19 else None
+        c_vs_c14 = (c / o) if c and o else None
+        n_ratio = (n / c) if c and n else None
+        c_met = ("n/a" if c_vs_c14 is None or n_ratio is None else
+                 "yes" if c_vs_c14 <= C19_WITHIN and n_ratio >= C19_GOAL else "no")
+        row += [fmt_ns(c), spread(ours_c19.get(case, [])),
+                "n/a" if c_vs_c14 is None else f"{c_vs_c14:.2f}",
+                fmt_ns(n), spread(llvm19.get(case, [])),
+                "n/a" if n_ratio is None else f"{n_ratio:.2f}x", c_met]
+        print(f"summary_c19 case={case} ours_ns={fmt_ns(o)} ours_c19_ns={fmt_ns(c)} "
+              f"llvm19_ns={fmt_ns(n)} "
+              f"c19_over_c14={'n/a' if c_vs_c14 is None else f'{c_vs_c14:.3f}'} "
+              f"llvm19_over_ours_c19={'n/a' if n_ratio is None else f'{n_ratio:.3f}'} "
+              f"met={c_met}")
     rows.append(tuple(row))
     print(f"summary case={case} llvm14_ns={l:.1f} ours_ns={'n/a' if o is None else f'{o:.1f}'} "
           f"ours_async_ns={'n/a' if a is None else f'{a:.1f}'} "
@@ -199,7 +273,11 @@ for case in order:
 head = ["case", "LLVM-14 ns/op", "spread", "ours ns/op", "spread", "LLVM-14/ours"]
 if have_async:
     head += ["ours-async ns/op", "spread", "LLVM-14/async"]
-head = tuple(head + ["goal", "met"])
+head += ["goal", "met"]
+if have_c19:
+    head += ["ours-c19 ns/op", "spread", "c19/c14", "LLVM-19 ns/op", "spread", "LLVM-19/c19",
+             "c19 met"]
+head = tuple(head)
 widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
 print()
 print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths))))
@@ -209,6 +287,10 @@ for r in rows:
 print()
 print(f"ns/op: best over {rounds} round(s) of each run's median of batches; spread: (max-min)/min")
 print("ours-async: our runtime with OMPTARGET_HOST_ASYNC=1 (asynchronous host device).")
+if have_c19:
+    print("ours-c19: the program built by clang 19, on ours with libomp 19; llvm19: the same binary")
+    print(f"on LLVM 19's runtime. c19/c14 = ours-c19 / ours (goal <= {C19_WITHIN}); LLVM-19/c19 =")
+    print(f"llvm19 / ours-c19 (goal >= {C19_GOAL}x); c19 met: both.")
 print("of the rounds' medians. c_enter_exit_mapped_10k and c_fresh_map_unmap_10k count one")
 print("enter data + one exit data as one op. Ratio > 1: ours is faster.")
 if not have_ours:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 
+#include "async_info.h"
 #include "debug.h"
 #include "entry_kernels.h"
 #include "entry_range.h"
@@ -210,18 +211,40 @@ Status ImageRegistry::loadImage(Device &D, Binary &Bin) {
     return makeError("device %d: the device image has %zu offload entries but the host has %zu",
                      D.id(), *DevCount, HostCount);
   Bin.TableFor[Id] = Table;
+  // `declare target indirect` functions (clang 19, entry flag 0x08): the
+  // entry's device global holds the device's address of the function, and
+  // the host function's address maps to that (a function pointer passed to
+  // a region translates to the device's function, as with LLVM 19).
+  std::vector<void *> DevAddr(HostCount);
+  {
+    AsyncInfo Async(D);
+    for (size_t I = 0; I < HostCount; ++I) {
+      const __tgt_offload_entry &Host = Bin.Desc->HostEntriesBegin[I];
+      DevAddr[I] = Table->EntriesBegin[I].addr;
+      if (Host.size == 0 || !(Host.flags & abi::kEntryIndirect)) continue;
+      if (Host.size != sizeof(void *))
+        return makeError("device %d: indirect function entry %s has %zu bytes, expected %zu",
+                         D.id(), Host.name, Host.size, sizeof(void *));
+      if (Status S = D.retrieve(&DevAddr[I], DevAddr[I], sizeof(void *), *Async.raw()); !S)
+        return makeError("device %d: reading the device address of indirect function %s: %s",
+                         D.id(), Host.name, S.error().message().c_str());
+    }
+    if (Status S = Async.synchronize(); !S)
+      return makeError("device %d: reading the device addresses of indirect functions: %s", D.id(),
+                       S.error().message().c_str());
+  }
   // Declare-target globals: the device's copy lives as long as the image.
   ScopedLock TableLock(D.mappings().Mutex);
   for (size_t I = 0; I < HostCount; ++I) {
     __tgt_offload_entry &Host = Bin.Desc->HostEntriesBegin[I];
-    __tgt_offload_entry &Dev = Table->EntriesBegin[I];
     if (Host.size == 0) continue;
     auto Begin = reinterpret_cast<uintptr_t>(Host.addr);
     if (D.mappings().lookup(Begin, static_cast<int64_t>(Host.size)).found()) continue;
-    D.mappings().insert(Begin, Begin, Begin + Host.size, reinterpret_cast<uintptr_t>(Dev.addr),
+    D.mappings().insert(Begin, Begin, Begin + Host.size, reinterpret_cast<uintptr_t>(DevAddr[I]),
                         false, nullptr, /*Infinite=*/true);
-    OMPT_TRACE("omptarget", "Device %d: global %s host %p -> device %p (%zu bytes)", D.id(),
-               Host.name, Host.addr, Dev.addr, Host.size);
+    OMPT_TRACE("omptarget", "Device %d: %s %s host %p -> device %p (%zu bytes)", D.id(),
+               Host.flags & abi::kEntryIndirect ? "indirect function" : "global", Host.name,
+               Host.addr, DevAddr[I], Host.size);
   }
   return Status::success();
 }

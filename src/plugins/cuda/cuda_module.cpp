@@ -42,6 +42,7 @@ Expected<std::unique_ptr<CudaImage>> CudaImage::load(const __tgt_device_image &I
   std::unique_ptr<CudaImage> Loaded(new CudaImage(Image, Context, Module, S));
   OMPT_TRACE(kComponent, "device %d: loaded module %p from image %p (sm_%u, %td bytes)", S.DeviceId,
              static_cast<void *>(Module), Image.ImageStart, Info->Sm, End - Begin);
+  if (Status St = Loaded->buildIndirectCallTable(); !St) return St.takeError();
   if (Status St = Loaded->writeEnvironment(S); !St) return St.takeError();
   const std::span<const std::byte> Bytes{Begin, End};
   Loaded->FiniObjects_ = globalListObjects(Bytes, /*Init=*/false);
@@ -54,6 +55,7 @@ Expected<std::unique_ptr<CudaImage>> CudaImage::load(const __tgt_device_image &I
 CudaImage::~CudaImage() {
   const Driver &D = driver();
   (void)D.cuCtxSetCurrent(Context_);
+  if (IndirectCallTable_) (void)D.cuMemFree(IndirectCallTable_);
   (void)D.cuModuleUnload(Module_);
 }
 
@@ -70,7 +72,8 @@ Status CudaImage::writeEnvironment(const Settings &S) {
       return {};
     }
   }
-  DeviceEnvironment19 Env19{Env, S.ClockHz, 0, 0, S.HardwareParallelism};
+  DeviceEnvironment19 Env19{Env, S.ClockHz, IndirectCallTable_, IndirectCallCount_,
+                            S.HardwareParallelism};
   const void *Bytes = &Env;
   if (Size == sizeof(Env19))
     Bytes = &Env19;

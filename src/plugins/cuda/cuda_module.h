@@ -7,8 +7,10 @@
 //   * clang 14: `omptarget_device_environment`, 16 bytes (DeviceEnvironment
 //     below: DebugKind, NumDevices, DeviceNum, DynamicMemSize);
 //   * clang 19: `__omp_rtl_device_environment`, 48 bytes (DeviceEnvironment19:
-//     those four, then the clock in Hz, the indirect call table (none: 0, 0)
-//     and the hardware parallelism, SMs x threads per SM).
+//     those four, then the clock in Hz, the indirect call table of the
+//     image's `declare target indirect` functions (address and number of
+//     pairs; 0, 0 without any) and the hardware parallelism, SMs x threads
+//     per SM).
 // Per kernel it reads, in this order:
 //   * `<kernel>_kernel_environment` (clang 15 and later, KernelEnvironment
 //     below): the execution mode (1 Generic, 2 SPMD, 3 Generic-SPMD), the
@@ -132,6 +134,10 @@ class CudaImage final : public plugin::DeviceImage {
         DeviceMaxThreads_(S.DeviceMaxThreads),
         DynamicSharedBytes_(S.Environment.DynamicMemSize) {}
   Status writeEnvironment(const Settings &S);
+  // clang 19's `declare target indirect` functions: the table the device
+  // runtime searches, {host address, device address} pairs sorted by host
+  // address, in device memory (cuda_indirect_calls.cpp).
+  Status buildIndirectCallTable();
   // clang 19's constructor (Init) or destructor list: cuda_global_ctors.cpp.
   Status runGlobalList(bool Init, const std::vector<std::string> &Objects);
   // Reads `<Name>_kernel_environment` (true) or `<Name>_exec_mode` into K.
@@ -145,6 +151,8 @@ class CudaImage final : public plugin::DeviceImage {
   // The destructor list's symbols, read at load (the image's bytes may be
   // gone by unload: a dlclose'd library's); cleared once run.
   std::vector<std::string> FiniObjects_;
+  CUdeviceptr IndirectCallTable_ = 0;  // cuMemAlloc'd; freed with the module
+  uint64_t IndirectCallCount_ = 0;
 };
 
 }  // namespace omptarget::cuda
