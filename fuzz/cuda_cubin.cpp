@@ -1,7 +1,8 @@
 // Fuzz target: the CUDA plugin's cubin check, readCubin (cubin.h), which is
-// the plugin's is_valid_binary and the first step of its load_binary. The
-// input is the image's bytes; the driver is not involved (loading a module
-// is cuModuleLoadDataEx's job, not the plugin's).
+// the plugin's is_valid_binary and the first step of its load_binary, and
+// its symbol reader cubinSymbols (the loader's search for clang 19's global
+// constructor lists). The input is the image's bytes; the driver is not
+// involved (loading a module is cuModuleLoadDataEx's job, not the plugin's).
 //
 // Asserted:
 //  - an answer for any input, reading nothing outside it (ASan), at any
@@ -11,7 +12,10 @@
 //  - its SM is bits 8..15 of e_flags for ELF ABI version 8 and later, the
 //    low byte before, and smMajor/smMinor split it in tens and units;
 //  - the answer depends on the header only: the first 64 bytes alone give
-//    the same one.
+//    the same one;
+//  - cubinSymbols answers for any input, reading nothing outside it, the
+//    same at an odd address; none for what is not a cubin; every name it
+//    gives starts with the prefix asked for and has no NUL.
 #include <elf.h>
 
 #include <cstddef>
@@ -19,12 +23,14 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cubin.h"
 #include "fuzz_check.h"
 
 using omptarget::cuda::CubinInfo;
+using omptarget::cuda::cubinSymbols;
 using omptarget::cuda::readCubin;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
@@ -35,9 +41,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   // The same bytes at an odd address.
   std::vector<std::byte> Shifted(Size + 1);
   if (Size) std::memcpy(Shifted.data() + 1, Data, Size);
-  std::optional<CubinInfo> ShiftedInfo = readCubin(std::span<const std::byte>(Shifted.data() + 1, Size));
+  std::optional<CubinInfo> ShiftedInfo =
+      readCubin(std::span<const std::byte>(Shifted.data() + 1, Size));
   FUZZ_CHECK(Info.has_value() == ShiftedInfo.has_value());
   if (Info) FUZZ_CHECK(Info->Sm == ShiftedInfo->Sm);
+
+  const std::vector<std::string> All =
+      cubinSymbols(std::span<const std::byte>(Bytes.data(), Size), "");
+  FUZZ_CHECK(All == cubinSymbols(std::span<const std::byte>(Shifted.data() + 1, Size), ""));
+  if (!Info) FUZZ_CHECK(All.empty());
+  for (const std::string &Name : All) FUZZ_CHECK(Name.find('\0') == std::string::npos);
+  for (const std::string &Name :
+       cubinSymbols(std::span<const std::byte>(Bytes.data(), Size), "__init"))
+    FUZZ_CHECK(Name.rfind("__init", 0) == 0);
 
   Elf64_Ehdr H;
   if (Size < sizeof(H)) {

@@ -128,6 +128,25 @@ def cubin(flags, abiversion, machine=EM_CUDA, data=1, pad=64):
                 data=data) + b"\0" * pad
 
 
+def cubin_with_symbols(names):
+    """An sm_90 cubin with a string table and a symbol table (section headers
+    null, .strtab, .symtab) naming `names`: what clang 19's constructor lists
+    look like to the plugin's symbol reader."""
+    strings = b"\0"
+    syms = b"\0" * 24
+    for n in names:
+        syms += struct.pack("<IBBHQQ", len(strings), 0x11, 0, 0, 0, 8)
+        strings += n.encode() + b"\0"
+    str_off = 64
+    sym_off = str_off + len(strings)
+    sh_off = sym_off + len(syms)
+    sh = b"\0" * 64 + shdr(0, 3, 0, 0, str_off, len(strings))
+    sh += struct.pack("<IIQQQQIIQQ", 0, 2, 0, 0, sym_off, len(syms), 1, 1, 8, 24)
+    head = ehdr(machine=EM_CUDA, etype=2, phnum=0, shoff=sh_off, shnum=3, flags=0x6005A04,
+                abiversion=8)
+    return head + strings + syms + sh
+
+
 # ---- FuzzedDataProvider inputs ---------------------------------------------
 
 class Provider:
@@ -371,6 +390,9 @@ def main(argv):
     write(corpus, "cuda_cubin", "short", cubin(0x6005A04, 8, pad=0)[:63])
     write(corpus, "cuda_cubin", "x86_64", cubin(0, 0, machine=EM_X86_64))
     write(corpus, "cuda_cubin", "big_endian", cubin(0x6005A04, 8, data=2))
+    write(corpus, "cuda_cubin", "symbols", cubin_with_symbols(
+        ["__init_array_object__GLOBAL__sub_I_t_cpp_1f_65535", "nvptx$device$init",
+         "__fini_array_object___dtor_Obj_1f_101", "__init_array_start"]))
 
     env = {
         "decimal": env_input(b"42"),
