@@ -14,6 +14,10 @@
 #   host        x86_64 offloading, our runtime (synchronous host device)
 #   host-async  the same with OMPTARGET_HOST_ASYNC=1
 #   host-llvm   x86_64 offloading on LLVM 14's runtime (the comparison)
+#   host-c19    the program built by clang 19, on our runtime with libomp 19
+#   host-llvm19 the same clang 19 binary on LLVM 19's runtime
+#               (both only where clang-19 and LLVM 19's runtime are here:
+#               LLVM19_LIB, default BUILD_DIR/llvm19-runtime/usr/lib/llvm-19/lib)
 #   cuda-fake   nvptx64 image on our CUDA plugin and the fake CUDA driver of
 #               the test suite (BUILD_DIR/fake-cuda; kernels do not run, so
 #               the fake driver's own cost is its bookkeeping, not a GPU's).
@@ -22,8 +26,9 @@
 #               differenced).
 # Cases: small, empty, chain (see bench/region_instructions.c).
 #
-# Environment: REGION_TARGETS (default "host host-async host-llvm cuda-fake";
-# cuda-fake is skipped when BUILD_DIR has no fake driver), REGION_CASES
+# Environment: REGION_TARGETS (default "host host-async host-llvm host-c19
+# host-llvm19 cuda-fake"; cuda-fake is skipped when BUILD_DIR has no fake
+# driver, the clang 19 targets without clang-19 or LLVM 19), REGION_CASES
 # (default "small empty chain"), COUNT_A / COUNT_B (20 / 220).
 #
 # Output: lines `target=T case=C object=O per_region=IR` (or `error=WHY` when
@@ -37,7 +42,9 @@ build=${1:-$root/build}
 build=$(cd "$build" && pwd)
 llvm=${LLVM14_DIR:-/usr/lib/llvm-14}
 clang=$llvm/bin/clang
-targets=${REGION_TARGETS:-"host host-async host-llvm cuda-fake"}
+targets=${REGION_TARGETS:-"host host-async host-llvm host-c19 host-llvm19 cuda-fake"}
+clang19=$(command -v clang-19 || true)
+llvm19_lib=${LLVM19_LIB:-$build/llvm19-runtime/usr/lib/llvm-19/lib}
 cases=${REGION_CASES:-"small empty chain"}
 count_a=${COUNT_A:-20}
 count_b=${COUNT_B:-220}
@@ -52,6 +59,16 @@ command -v valgrind >/dev/null || die "valgrind not found"
 compile() {  # compile TARGET -> prints the binary's path
   local kind=$1 bin
   case $kind in
+    host-c19 | host-llvm19)
+      bin=$work/region_instructions_x86_c19
+      [ "$bin" -nt "$here/region_instructions.c" ] ||
+        "$clang19" -O2 -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -I"$llvm19_lib/clang/19/include" \
+          -L"$llvm19_lib" -o "$bin" "$here/region_instructions.c"
+      # libomp 19 alone for host-c19 (LLVM 19's directory also has its
+      # libomptarget.so.19.1).
+      mkdir -p "$work/libomp-19"
+      ln -sf "$llvm19_lib/libomp.so.5" "$work/libomp-19/libomp.so.5"
+      ;;
     host*)
       bin=$work/region_instructions_x86
       [ "$bin" -nt "$here/region_instructions.c" ] ||
@@ -74,6 +91,8 @@ environment() {  # environment TARGET -> env words for the run
     host) echo "LD_LIBRARY_PATH=$build/lib:$llvm/lib" ;;
     host-async) echo "LD_LIBRARY_PATH=$build/lib:$llvm/lib OMPTARGET_HOST_ASYNC=1" ;;
     host-llvm) echo "LD_LIBRARY_PATH=$llvm/lib" ;;
+    host-c19) echo "LD_LIBRARY_PATH=$build/lib:$work/libomp-19" ;;
+    host-llvm19) echo "LD_LIBRARY_PATH=$llvm19_lib" ;;
     cuda-fake) echo "LD_LIBRARY_PATH=$build/fake-cuda:$build/lib:$llvm/lib REGION_CHECK=0" ;;
   esac
 }
@@ -123,6 +142,9 @@ for t in $targets; do
   if [ "$t" = cuda-fake ] && [ ! -f "$build/fake-cuda/libcuda.so.1" ]; then
     echo "info: no fake CUDA driver in $build/fake-cuda: cuda-fake skipped"; continue
   fi
+  if [[ $t == host-c19 || $t == host-llvm19 ]] && { [ -z "$clang19" ] || [ ! -f "$llvm19_lib/libomptarget.so.19.1" ]; }; then
+    echo "info: no clang-19 or no LLVM 19 runtime in $llvm19_lib: $t skipped"; continue
+  fi
   bin=$(compile "$t")
   for kase in $cases; do
     if ! callgrind_run "$t" "$bin" "$kase" "$count_a" "$work/cg.$t.$kase.a" ||
@@ -158,7 +180,7 @@ for line in open(sys.argv[1]):
         r['core'] += v
     elif o.startswith('libcuda'):
         r['driver'] += v
-    elif o.startswith('libomp.so'):
+    elif o.startswith('libomp.so') or o.startswith('libomp-'):
         r['libomp'] += v
 print()
 print(f"{'target':<11} {'case':<6} {'core':>8} {'plugin':>8} {'core+plugin':>12} {'driver':>8} {'libomp':>8} {'total':>8}")

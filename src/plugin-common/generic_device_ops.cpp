@@ -14,6 +14,7 @@
 #include "debug.h"
 #include "generic_device.h"
 #include "generic_plugin.h"
+#include "launch_arguments.h"
 
 namespace omptarget::plugin {
 
@@ -497,22 +498,16 @@ Status GenericDevice::launchOnQueue(const char *Call, const KernelLaunch &Ran,
 // the arrays before it returns, so they may live on this stack).
 Status GenericDevice::launchWithEnvironment(const char *Call, const KernelLaunch &L,
                                             __tgt_async_info &AsyncInfo) {
-  const auto N = static_cast<size_t>(L.NumArgs);
-  std::vector<void *> Args(N + 1);
-  std::vector<ptrdiff_t> Offsets(N + 1, 0);
-  for (size_t I = 0; I < N; ++I) {
-    Args[I + 1] = L.Args[I];
-    Offsets[I + 1] = L.Offsets[I];
-  }
+  ArgsWithEnvironment Lists(L.Args, L.Offsets, L.NumArgs);
   KernelLaunch WithEnv = L;
-  WithEnv.Args = Args.data();
-  WithEnv.Offsets = Offsets.data();
-  WithEnv.NumArgs = L.NumArgs + 1;
+  WithEnv.Args = Lists.args();
+  WithEnv.Offsets = Lists.offsets();
+  WithEnv.NumArgs = Lists.numArgs();
   WithEnv.KernelArgsVersion = 0;  // Args[0] is in place
   auto Issue = [&](void *Q) -> Status {
     Expected<void *> Env = launchEnvironmentImpl(L, Q);
     if (!Env) return Env.takeError();
-    Args[0] = *Env;
+    Lists.setEnvironment(*Env);
     return launchImpl(WithEnv, Q);
   };
   Status S = launchOnQueue(Call, WithEnv, AsyncInfo, Issue);

@@ -13,6 +13,7 @@
 
 #include "direct_table.h"
 #include "host_device.h"
+#include "launch_arguments.h"
 #include "region_call.h"
 #include "report_failures.h"
 
@@ -57,18 +58,22 @@ int32_t retrieve(void *Handle, void *HstPtr, void *TgtPtr, int64_t Size,
 int32_t launch(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
                const __tgt_kernel_launch *Launch, __tgt_async_info *AsyncInfo) noexcept {
   HostDevice &D = hostOf(Handle);
-  // clang 14's launches (KernelArgs version 0); a kernel that takes the
-  // implicit launch-environment argument goes the generic way.
-  const bool Plain = Launch && Launch->Version == OMPTARGET_KERNEL_LAUNCH_VERSION &&
-                     Launch->KernelArgsVersion < abi::kKernelArgsMinVersionWithLaunchEnv;
-  const char *Name = Plain ? D.kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo) : nullptr;
+  const bool Known = Launch && Launch->Version == OMPTARGET_KERNEL_LAUNCH_VERSION;
+  const char *Name = Known ? D.kernelToLaunch(Entry, Args, Offsets, NumArgs, AsyncInfo) : nullptr;
   if (!maySkipChecks(D, Name != nullptr)) [[unlikely]]
     return plugin::direct::launch(Handle, Entry, Args, Offsets, NumArgs, Launch, AsyncInfo);
   takeQueue(D, *AsyncInfo);
   const bool Teams = Launch->IsTeamRegion != 0;
   return plugin::reportFailures(D.plugin(), "launch_kernel_async", [&]() -> Status {
     // Teams and thread limit are the region's own business (see launchImpl).
-    Status S = callRegion(D.runners(), Entry, Args, Offsets, NumArgs, Teams);
+    // The kernels of clang 15 and later take the launch environment first:
+    // none on the host (the generic route's launchEnvironmentImpl).
+    Status S = [&] {
+      if (Launch->KernelArgsVersion < abi::kKernelArgsMinVersionWithLaunchEnv) [[likely]]
+        return callRegion(D.runners(), Entry, Args, Offsets, NumArgs, Teams);
+      plugin::ArgsWithEnvironment Lists(Args, Offsets, NumArgs);
+      return callRegion(D.runners(), Entry, Lists.args(), Lists.offsets(), Lists.numArgs(), Teams);
+    }();
     if (!S) [[unlikely]]
       return D.kernelFailed(Teams ? "run_target_team_region" : "run_target_region", Name,
                             S.takeError());
