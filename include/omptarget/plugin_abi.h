@@ -71,8 +71,9 @@
 // goes away from the device: its global destructors run (clang 19 images
 // carry them in the image itself), then its code and globals are released
 // and its kernels are no longer known. The core calls it when the program
-// unregisters the binary (at exit, or at dlclose of a library with target
-// regions); a plugin without it keeps the image until deinit. OFFLOAD_FAIL
+// unregisters the binary before exit (at dlclose of a library with target
+// regions); at exit, and in a plugin without it, the image stays until
+// deinit. OFFLOAD_FAIL
 // with an error line for an image the device has not loaded.
 //
 // The X-macro lists every entry once so that the core's loader (dlsym) and the

@@ -2,8 +2,10 @@
 // destructors (in two translation units' worth of priorities: one default,
 // one init_priority) on the fake driver: fake-cuda-c19-ctors checks that the
 // plugin builds the image's constructor list in priority order and runs
-// nvptx$device$init once, before the first region, and the destructor list
-// through nvptx$device$fini when the program unregisters its binary at exit.
+// nvptx$device$init once, before the first region. (The destructor list,
+// nvptx$device$fini, runs when a binary is unregistered before exit, at a
+// dlclose, or at the plugin's deinit: images are not unloaded once exit()
+// has begun.)
 // Kernels do not run on the fake, so no result is checked here.
 #include <stdio.h>
 
@@ -30,6 +32,4 @@ int main() {
 // CHECK: ran 2 global constructors (nvptx$device$init)
 // CHECK: fake-cuda: launch {{.*}}main_l{{[0-9]+}} grid
 // CHECK: c19 ctors: region done
-// CHECK: fake-cuda: launch nvptx$device$fini grid 1x1x1 block 1x1x1 shared 0
-// CHECK: ran 2 global destructors (nvptx$device$fini)
-// CHECK: unloaded image
+// CHECK-NOT: nvptx$device$init
