@@ -13,8 +13,6 @@
 #include "exit_mark.h"
 #include "scoped_lock.h"
 
-extern "C" int omp_get_default_device(void) __attribute__((weak));
-
 namespace omptarget::core {
 
 namespace {
@@ -91,8 +89,6 @@ bool isInitialDevice(int64_t DeviceId) {
   return DeviceId == initialDevice() || DeviceId == abi::kOmpInitialDevice ||
          DeviceId == abi::kHostDeviceLegacy;
 }
-
-int64_t defaultDevice() { return omp_get_default_device ? omp_get_default_device() : 0; }
 
 Runtime::Runtime() : ConfiguredPolicy_(parsePolicy()) { warnUnhonouredLlvm19Variables(); }
 Runtime::~Runtime() = default;

@@ -130,7 +130,8 @@ void reportAfterShutdown(const char *Call, const char *What);
 int32_t initialDevice();
 bool isInitialDevice(int64_t DeviceId);
 
-// The default device number from libomp (OMP_DEFAULT_DEVICE / omp_set_default_device).
+// The default device number from libomp (OMP_DEFAULT_DEVICE / omp_set_default_device);
+// once exit() has begun, the value the thread read last (default_device.cpp).
 int64_t defaultDevice();
 
 // "<Call>: invalid device number N (there are M devices; ...)"; for

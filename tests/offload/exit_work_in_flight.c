@@ -8,6 +8,11 @@
 //  - threads: exit() from main while four other threads offload in a loop
 //    (plain target regions: libomp 14 itself aborts in 1 of 10 runs when a
 //    thread is inside a parallel region at exit(), with or without offload);
+//  - starting: exit() from main as those four threads start, so that their
+//    first regions run while libomp shuts down in its library destructor
+//    (before the runtime asked libomp no more once exit() had begun, libomp
+//    14 aborted in 47 of 200 runs: "Assertion failure at
+//    kmp_runtime.cpp(7163)", initialising again under threads it still had);
 //  - never-unmapped: exit() with data still mapped by `enter data`;
 //  - quick_exit: quick_exit() right after a `target nowait` region (no
 //    destructor runs: the region may still be running when the process ends);
@@ -30,6 +35,7 @@
 // RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %t nowait || test $? = 3 || { echo "nowait: status $?"; exit 1; }; done; echo nowait ok' 2>&1 | %fcheck --check-prefix=NOWAIT
 // RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do LIBOMPTARGET_PROFILE=%t.json %t nowait || test $? = 3 || { echo "nowait profile: status $?"; exit 1; }; done; echo nowait profile ok' 2>&1 | %fcheck --check-prefix=NOWAITPROF
 // RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do %t threads || test $? = 3 || { echo "threads: status $?"; exit 1; }; done; echo threads ok' 2>&1 | %fcheck --check-prefix=THREADS
+// RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %t starting || test $? = 3 || { echo "starting: status $?"; exit 1; }; done; echo starting ok' 2>&1 | %fcheck --check-prefix=STARTING
 // RUN: %run sh -c '%t mapped || test $? = 3 && echo mapped ok' 2>&1 | %fcheck --check-prefix=MAPPED
 // RUN: %run sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do %t quick || test $? = 3 || { echo "quick: status $?"; exit 1; }; done; echo quick ok' 2>&1 | %fcheck --check-prefix=QUICK
 // RUN: rm -f %t.fatal.json
@@ -61,11 +67,11 @@ static void startNowaitRegion(void) {
   for (int I = 0; I < N; ++I) B[I] = 2 * A[I];
 }
 
-// Four threads offloading in a loop, given 20 ms to get going.
-static void startOffloadingThreads(void) {
+// Four threads offloading in a loop, given Warmup microseconds to get going.
+static void startOffloadingThreads(useconds_t Warmup) {
   pthread_t T[4];
   for (int I = 0; I < 4; ++I) pthread_create(&T[I], NULL, offloadForever, NULL);
-  usleep(20000);
+  if (Warmup) usleep(Warmup);
 }
 
 int main(int argc, char **argv) {
@@ -75,7 +81,11 @@ int main(int argc, char **argv) {
     exit(3);
   }
   if (!strcmp(Mode, "threads")) {
-    startOffloadingThreads();
+    startOffloadingThreads(20000);
+    exit(3);
+  }
+  if (!strcmp(Mode, "starting")) {
+    startOffloadingThreads(0);
     exit(3);
   }
   if (!strcmp(Mode, "mapped")) {
@@ -90,14 +100,14 @@ int main(int argc, char **argv) {
     quick_exit(3);
   }
   if (!strcmp(Mode, "fatal")) {
-    startOffloadingThreads();
+    startOffloadingThreads(20000);
     char *H = malloc(16);
     const size_t Huge = (size_t)1 << 46;  // 64 TiB: more than any device has
 #pragma omp target enter data map(alloc : H[0:Huge])
     printf("not reached %p\n", (void *)H);
     return 0;
   }
-  fprintf(stderr, "usage: %s nowait|threads|mapped|quick|fatal\n", argv[0]);
+  fprintf(stderr, "usage: %s nowait|threads|starting|mapped|quick|fatal\n", argv[0]);
   return 1;
 }
 
@@ -107,6 +117,8 @@ int main(int argc, char **argv) {
 // NOWAITPROF: nowait profile ok
 // THREADS-NOT: Libomptarget
 // THREADS: threads ok
+// STARTING-NOT: Libomptarget
+// STARTING: starting ok
 // MAPPED-NOT: Libomptarget
 // MAPPED: mapped ok
 // QUICK-NOT: Libomptarget
