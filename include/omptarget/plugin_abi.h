@@ -76,6 +76,14 @@
 // deinit. OFFLOAD_FAIL
 // with an error line for an image the device has not loaded.
 //
+// `query_async`, LLVM 15's entry: asks without waiting whether the work
+// queued on Queue has completed. When it has, the plugin does what
+// `synchronize` does (finishes deferred copies, gives the queue back) and
+// sets Queue->Queue to null; while it has not, Queue is left as it was.
+// OFFLOAD_FAIL (with an error line) when the queued work failed: the queue is
+// then given back too. The core polls it for the `nowait` constructs that
+// libomp 19 re-enters until they are done; without it the core synchronizes.
+//
 // The X-macro lists every entry once so that the core's loader (dlsym) and the
 // plugin exporter agree on names and signatures. REQ marks entries a plugin
 // must export; OPT marks entries the core looks up and may find absent.
@@ -264,4 +272,5 @@ typedef void (*__tgt_device_property_fn)(void *Ctx, const char *Key, const char 
   OPT(launch_kernel_async, int32_t,                                                               \
       (int32_t DeviceId, void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,           \
        const __tgt_kernel_launch *Launch, __tgt_async_info *Queue))                               \
-  OPT(unload_binary, int32_t, (int32_t DeviceId, __tgt_device_image * Image))
+  OPT(unload_binary, int32_t, (int32_t DeviceId, __tgt_device_image * Image))                     \
+  OPT(query_async, int32_t, (int32_t DeviceId, __tgt_async_info * Queue))

@@ -51,12 +51,22 @@ OMPT_EXPORT void __tgt_rtl_deinit(void) {
 // offload runtime stored in the task. Ours never stores one (its regions are
 // complete when their task body returns), so a call is a program's own
 // mistake: said, and the handle cleared so that the task completes.
+// libomp 19 calls it, instead of the task's routine, for a target task whose
+// slot holds a deferred construct's handle, until the slot is emptied
+// (deferred_constructs.h).
 OMPT_EXPORT void __tgt_target_nowait_query(void **AsyncHandle) {
-  debug::error(
-      "__tgt_target_nowait_query: handle %p (%p) was not made by this runtime, whose "
-      "target tasks complete without being queried; the handle is cleared",
-      static_cast<void *>(AsyncHandle), AsyncHandle ? *AsyncHandle : nullptr);
-  if (AsyncHandle) *AsyncHandle = nullptr;
+  if (!AsyncHandle || !*AsyncHandle) {
+    debug::error("__tgt_target_nowait_query: %s; is this a target nowait region's task?",
+                 AsyncHandle ? "empty handle" : "null handle pointer");
+    return;
+  }
+  RuntimeUse Use;
+  if (!Use) {
+    // The runtime completed every deferred construct when exit() tore it down.
+    *AsyncHandle = nullptr;
+    return;
+  }
+  Runtime::get().deferred().query(AsyncHandle);
 }
 
 // Kernel record and replay (LIBOMPTARGET_RECORD, llvm-omp-kernel-replay):

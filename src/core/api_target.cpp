@@ -5,6 +5,7 @@
 #include "async_info.h"
 #include "data_constructs.h"
 #include "debug.h"
+#include "deferred_constructs.h"
 #include "exit_mark.h"
 #include "export.h"
 #include "info.h"
@@ -70,8 +71,12 @@ int64_t resolveDevice(int64_t DeviceId) {
 
 enum class DataPhaseKind { Begin, End, Update };
 
+// Whether the construct may complete after its call returns: the `nowait`
+// entries', on libomp 19 (deferred_constructs.h).
+enum class Completion { BeforeReturn, MayDefer };
+
 void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_t DeviceId,
-                      const MapArgs &A) {
+                      const MapArgs &A, Completion When = Completion::BeforeReturn) {
   RuntimeUse Use;
   if (!Use) {
     // A late construct moves nothing: the device data went with the runtime.
@@ -103,7 +108,15 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
   }
   static constexpr DataConstruct Construct[] = {DataConstruct::Begin, DataConstruct::End,
                                                 DataConstruct::Update};
-  Status S = runDataConstruct(**D, Construct[static_cast<int>(Kind)], A);
+  const DataConstruct Which = Construct[static_cast<int>(Kind)];
+  Status S;
+  if (void **Slot = When == Completion::MayDefer ? targetTaskHandleSlot() : nullptr) [[unlikely]] {
+    auto C = std::make_unique<DeferredConstruct>(**D, Call, Loc);
+    S = runDataConstructOn(**D, Which, A, C->async());
+    S = R.deferred().finishOrDefer(std::move(C), Slot, std::move(S));
+  } else {
+    S = runDataConstruct(**D, Which, A);
+  }
   if (!S) {
     static const char *Failed[] = {"Call to targetDataBegin failed, abort target.",
                                    "Call to targetDataEnd failed, abort target.",
@@ -131,7 +144,7 @@ void runDataConstruct(DataPhaseKind Kind, const char *Call, ident_t *Loc, int64_
 // Kernel: the launch's shape; for clang 14's entries (KernelArgsVersion 0)
 // a team region's trip count is the one __kmpc_push_target_tripcount left.
 int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, const MapArgs &A,
-              __tgt_kernel_launch Kernel) {
+              __tgt_kernel_launch Kernel, Completion When = Completion::BeforeReturn) {
   // A region that starts after shutdown (a nowait region whose task runs
   // during exit()) runs as the compiler's host version: its data is the host's.
   RuntimeUse Use;
@@ -166,7 +179,14 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   LaunchParams Launch;
   Launch.HostRegion = HostPtr;
   Launch.Kernel = Kernel;
-  Status S = runTargetRegion(Loc, **D, A, Launch);
+  Status S;
+  if (void **Slot = When == Completion::MayDefer ? targetTaskHandleSlot() : nullptr) [[unlikely]] {
+    auto C = std::make_unique<DeferredConstruct>(**D, Call, Loc);
+    S = runTargetRegion(Loc, **D, A, Launch, &C->async());
+    S = R.deferred().finishOrDefer(std::move(C), Slot, std::move(S));
+  } else {
+    S = runTargetRegion(Loc, **D, A, Launch);
+  }
   if (!S && failedForTeardown(R, Call, HostPtr)) return abi::kOffloadFail;
   if (info::enabled(abi::kInfoDumpTable)) info::dumpTable(Loc, **D);
   reportOutcome(R, Loc, S, Call);
@@ -207,7 +227,7 @@ __tgt_kernel_launch launchOf(const __tgt_kernel_arguments &KA, int32_t NumTeams,
 }
 
 int runKernel(const char *Call, ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
-              int32_t ThreadLimit, void *HostPtr, __tgt_kernel_arguments *KA) {
+              int32_t ThreadLimit, void *HostPtr, __tgt_kernel_arguments *KA, Completion When) {
   if (!KA || KA->Version < abi::kKernelArgsFirstVersion ||
       KA->Version > abi::kKernelArgsLastVersion) [[unlikely]] {
     // Never a guess at a layout we do not know: the region runs on the
@@ -229,7 +249,8 @@ int runKernel(const char *Call, ident_t *Loc, int64_t DeviceId, int32_t NumTeams
   }
   MapArgs A = makeArgs(static_cast<int32_t>(KA->NumArgs), KA->ArgBasePtrs, KA->ArgPtrs,
                        KA->ArgSizes, KA->ArgTypes, KA->ArgNames, KA->ArgMappers);
-  return runTarget(Call, Loc, DeviceId, HostPtr, A, launchOf(*KA, NumTeams, ThreadLimit));
+  if (KA->Flags & abi::kKernelArgsNoWait) When = Completion::MayDefer;
+  return runTarget(Call, Loc, DeviceId, HostPtr, A, launchOf(*KA, NumTeams, ThreadLimit), When);
 }
 
 }  // namespace
@@ -268,7 +289,8 @@ OMPT_EXPORT void __tgt_init_all_rtls() {
                                                               void **Mappers, int32_t, void *,   \
                                                               int32_t, void *) {                 \
     runDataConstruct(Kind, "__tgt_target_data_" #Suffix "_nowait", Loc, DeviceId,                \
-                     makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers));                \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers),                 \
+                     Completion::MayDefer);                                                      \
   }                                                                                              \
   OMPT_EXPORT void __tgt_target_data_##Suffix(int64_t DeviceId, int32_t Num, void **Bases,       \
                                               void **Begins, int64_t *Sizes, int64_t *Types) {   \
@@ -280,7 +302,8 @@ OMPT_EXPORT void __tgt_init_all_rtls() {
                                                        int64_t *Sizes, int64_t *Types, int32_t,  \
                                                        void *, int32_t, void *) {                \
     runDataConstruct(Kind, "__tgt_target_data_" #Suffix "_nowait", nullptr, DeviceId,            \
-                     makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr));              \
+                     makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr),               \
+                     Completion::MayDefer);                                                      \
   }
 
 OMPT_DATA_ENTRY(begin, DataPhaseKind::Begin)
@@ -301,7 +324,7 @@ OMPT_EXPORT int __tgt_target_nowait_mapper(ident_t *Loc, int64_t DeviceId, void 
                                            int32_t, void *, int32_t, void *) {
   return runTarget("__tgt_target_nowait", Loc, DeviceId, HostPtr,
                    makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers),
-                   clang14Launch(false, 0, 0, 0));
+                   clang14Launch(false, 0, 0, 0), Completion::MayDefer);
 }
 OMPT_EXPORT int __tgt_target(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
                              void **Begins, int64_t *Sizes, int64_t *Types) {
@@ -314,7 +337,7 @@ OMPT_EXPORT int __tgt_target_nowait(int64_t DeviceId, void *HostPtr, int32_t Num
                                     int32_t, void *) {
   return runTarget("__tgt_target_nowait", nullptr, DeviceId, HostPtr,
                    makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr),
-                   clang14Launch(false, 0, 0, 0));
+                   clang14Launch(false, 0, 0, 0), Completion::MayDefer);
 }
 OMPT_EXPORT int __tgt_target_teams_mapper(ident_t *Loc, int64_t DeviceId, void *HostPtr,
                                           int32_t Num, void **Bases, void **Begins, int64_t *Sizes,
@@ -332,7 +355,7 @@ OMPT_EXPORT int __tgt_target_teams_nowait_mapper(ident_t *Loc, int64_t DeviceId,
                                                  void *, int32_t, void *) {
   return runTarget("__tgt_target_teams_nowait", Loc, DeviceId, HostPtr,
                    makeArgs(Num, Bases, Begins, Sizes, Types, Names, Mappers),
-                   clang14Launch(true, NumTeams, ThreadLimit, 0));
+                   clang14Launch(true, NumTeams, ThreadLimit, 0), Completion::MayDefer);
 }
 OMPT_EXPORT int __tgt_target_teams(int64_t DeviceId, void *HostPtr, int32_t Num, void **Bases,
                                    void **Begins, int64_t *Sizes, int64_t *Types, int32_t NumTeams,
@@ -347,24 +370,26 @@ OMPT_EXPORT int __tgt_target_teams_nowait(int64_t DeviceId, void *HostPtr, int32
                                           int32_t, void *, int32_t, void *) {
   return runTarget("__tgt_target_teams_nowait", nullptr, DeviceId, HostPtr,
                    makeArgs(Num, Bases, Begins, Sizes, Types, nullptr, nullptr),
-                   clang14Launch(true, NumTeams, ThreadLimit, 0));
+                   clang14Launch(true, NumTeams, ThreadLimit, 0), Completion::MayDefer);
 }
 
 // clang 15 and later: one entry for every target region, its launch in
-// *Args. With `nowait` the region runs inside the target task libomp made
-// for it (Flags bit 0), as __tgt_target_nowait's regions do: the task
-// completes when the region has.
+// *Args. With `nowait` (Flags bit 0) the region runs inside the target task
+// libomp made for it, as __tgt_target_nowait's regions do: the task
+// completes when the region has, which on libomp 19 may be after this call
+// returns (deferred_constructs.h).
 OMPT_EXPORT int __tgt_target_kernel(ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                                     int32_t ThreadLimit, void *HostPtr,
                                     __tgt_kernel_arguments *Args) {
-  return runKernel("__tgt_target_kernel", Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args);
+  return runKernel("__tgt_target_kernel", Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args,
+                   Completion::BeforeReturn);
 }
 OMPT_EXPORT int __tgt_target_kernel_nowait(ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                                            int32_t ThreadLimit, void *HostPtr,
                                            __tgt_kernel_arguments *Args, int32_t, void *, int32_t,
                                            void *) {
   return runKernel("__tgt_target_kernel_nowait", Loc, DeviceId, NumTeams, ThreadLimit, HostPtr,
-                   Args);
+                   Args, Completion::MayDefer);
 }
 
 OMPT_EXPORT void __kmpc_push_target_tripcount_mapper(ident_t *, int64_t DeviceId,

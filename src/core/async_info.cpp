@@ -10,6 +10,21 @@ namespace omptarget::core {
 Status AsyncInfo::synchronizeQueued() {
   Status Result;
   if (Raw_.Queue) Result = Device_.synchronize(Raw_);
+  return finishActions(std::move(Result));
+}
+
+std::optional<Status> AsyncInfo::poll() {
+  Status Result;
+  if (Raw_.Queue) {
+    // The plugin gives the queue back (null) once its work ended, failed or not.
+    Result = Device_.queryAsync(Raw_);
+    if (Result && Raw_.Queue) return std::nullopt;
+  }
+  return finishActions(std::move(Result));
+}
+
+Status AsyncInfo::finishActions(Status QueueStatus) {
+  Status Result = std::move(QueueStatus);
   if (Status Done = QueueDone_.runAll(); !Done) debug::error("%s", Done.error().message().c_str());
   if (!Result) {
     if (Status Undo = OnFailure_.runAll(); !Undo)

@@ -7,6 +7,8 @@
 // Not thread safe: an AsyncInfo belongs to the one thread running its construct.
 #pragma once
 
+#include <optional>
+
 #include "device.h"
 #include "error.h"
 #include "inline_action.h"
@@ -80,8 +82,16 @@ class AsyncInfo {
     return synchronizeQueued();
   }
 
+  // synchronize() without waiting: nullopt while the queue's work is still
+  // running (the device's query_async), else what synchronize() returns, its
+  // actions run.
+  std::optional<Status> poll();
+
  private:
   Status synchronizeQueued();
+  // The queue-done, failure and post-sync actions after the queue ended
+  // with QueueStatus.
+  Status finishActions(Status QueueStatus);
   void synchronizeAtExit();
 
   Device &Device_;

@@ -289,17 +289,18 @@ Status dataUpdate(Device &D, const MapArgs &A, AsyncInfo &Async) {
   return Status::success();
 }
 
+Status runDataConstructOn(Device &D, DataConstruct Kind, const MapArgs &A, AsyncInfo &Async) {
+  switch (Kind) {
+    case DataConstruct::Begin: Async.enableRollback(); return dataBegin(D, A, Async);
+    case DataConstruct::End: return dataEnd(D, A, Async);
+    case DataConstruct::Update: return dataUpdate(D, A, Async);
+  }
+  return Status::success();
+}
+
 Status runDataConstruct(Device &D, DataConstruct Kind, const MapArgs &A) {
   AsyncInfo Async(D);
-  Status S;
-  switch (Kind) {
-    case DataConstruct::Begin:
-      Async.enableRollback();
-      S = dataBegin(D, A, Async);
-      break;
-    case DataConstruct::End: S = dataEnd(D, A, Async); break;
-    case DataConstruct::Update: S = dataUpdate(D, A, Async); break;
-  }
+  Status S = runDataConstructOn(D, Kind, A, Async);
   Status Sync = Async.synchronize();
   return !S ? S : Sync;
 }

@@ -29,5 +29,8 @@ enum class DataConstruct { Begin, End, Update };
 // A whole data construct: its phase on one AsyncInfo, synchronized once at
 // the end. Entries a Begin created are dropped again if its queued copies fail.
 Status runDataConstruct(Device &D, DataConstruct Kind, const MapArgs &Args);
+// The same on the caller's AsyncInfo, left unsynchronized (a deferred
+// construct's: deferred_constructs.h).
+Status runDataConstructOn(Device &D, DataConstruct Kind, const MapArgs &Args, AsyncInfo &Async);
 
 }  // namespace omptarget::core

@@ -231,4 +231,14 @@ Status Device::synchronize(__tgt_async_info &Raw) {
   return Status::success();
 }
 
+Status Device::queryAsync(__tgt_async_info &Raw) {
+  const auto &F = Plugin_.fn();
+  if (!F.query_async || !Raw.Queue || completesSynchronously()) return synchronize(Raw);
+  if (F.query_async(PluginDeviceId_, &Raw) != kOffloadSuccess) {
+    Raw.Queue = nullptr;  // the plugin gave the queue back with the failure
+    return makeError("device %d: queued work failed", Id_);
+  }
+  return Status::success();
+}
+
 }  // namespace omptarget::core

@@ -149,6 +149,10 @@ class Device {
   Status launch(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
                 const __tgt_kernel_launch &Launch, __tgt_async_info &Queue);
   Status synchronize(__tgt_async_info &Raw);
+  // The plugin's query_async: Raw.Queue null once the queue's work is done
+  // (synchronized), unchanged while it runs; synchronize() for a plugin
+  // without it.
+  Status queryAsync(__tgt_async_info &Raw);
 
   // The device's unique id (omp_get_uid_from_device): the plugin's
   // get_device_uid, or "<plugin>-<local id>" ("x86_64-0", from the plugin's

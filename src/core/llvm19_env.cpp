@@ -18,8 +18,6 @@ constexpr const char *kNoJit =
 constexpr const char *kOwnSizing =
     "the CUDA plugin sizes launches by its own rules (docs/env-vars.md); num_teams and "
     "thread_limit clauses set them per region";
-constexpr const char *kNoPolling =
-    "nowait regions complete inside their target task; there is no query to tune";
 
 constexpr Unhonoured kUnhonoured[] = {
     {"LIBOMPTARGET_PROFILE_GRANULARITY", "LIBOMPTARGET_PROFILE records every span, however short"},
@@ -37,9 +35,6 @@ constexpr Unhonoured kUnhonoured[] = {
     {"LIBOMPTARGET_RECORD", "kernel record and replay are not supported yet: nothing is recorded"},
     {"LIBOMPTARGET_RR_SAVE_OUTPUT",
      "kernel record and replay are not supported yet: nothing is saved"},
-    {"OMPTARGET_QUERY_COUNT_THRESHOLD", kNoPolling},
-    {"OMPTARGET_QUERY_COUNT_MAX", kNoPolling},
-    {"OMPTARGET_QUERY_COUNT_BACKOFF_FACTOR", kNoPolling},
     {"OMPTARGET_DUMP_OFFLOAD_ENTRIES",
      "LIBOMPTARGET_DEBUG=1 traces every entry as its image is loaded"},
 };

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "allocations.h"
+#include "deferred_constructs.h"
 #include "device_table.h"
 #include "error.h"
 #include "image_registry.h"
@@ -55,6 +56,8 @@ class Runtime {
   ImageRegistry &images() { return Images_; }
   AllocationRegistry &allocations() { return Allocations_; }
   InteropRegistry &interops() { return Interops_; }
+  // `nowait` constructs left to complete when libomp 19 queries them.
+  DeferredConstructs &deferred() { return Deferred_; }
 
   void registerRequires(int64_t Flags);
   int64_t requiresFlags() const { return RequiresFlags_.load(std::memory_order_relaxed); }
@@ -95,6 +98,7 @@ class Runtime {
   RequiresRecords RequiresRecords_;  // clang 19 descriptors, stripped of their requires records
   AllocationRegistry Allocations_;
   InteropRegistry Interops_;  // destroyed before the devices its objects use
+  DeferredConstructs Deferred_;  // completed before the devices go
   std::atomic<int64_t> RequiresFlags_{0};
   OffloadPolicy ConfiguredPolicy_ = OffloadPolicy::Default;
   // policy() once plugins are loaded (Default until then): the device count

@@ -62,7 +62,8 @@ class PrivateArguments {
     if (!Tgt) return Tgt.takeError();
     Owned_.push_back(*Tgt);
     for (auto &[Slot, Offset] : Pending_) KernelArgs[Slot] = static_cast<char *>(*Tgt) + Offset;
-    // Packed_ lives as long as this object, past the construct's synchronize.
+    // Packed_ lives as long as this object, past the construct's synchronize
+    // (a deferred construct's: keepPackedUntilDone).
     return D_.submit(*Tgt, Packed_.data(), static_cast<int64_t>(Packed_.size()), *Async_.raw());
   }
 
@@ -73,6 +74,14 @@ class PrivateArguments {
     for (auto &[Slot, Offset] : Pending_)
       if (Slot == ArgSlot) return Packed_.data() + Offset;
     return nullptr;
+  }
+
+  // A construct that completes after its call returns hands the packed copy
+  // to its AsyncInfo, which keeps it until the work that reads it is done
+  // (the asynchronous host device reads it when the copy runs).
+  void keepPackedUntilDone() {
+    if (Packed_.empty()) return;
+    Async_.afterSync([Buffer = std::move(Packed_)] { return Status::success(); });
   }
 
   // Gives the device copies back once the construct's work (the launch that
@@ -146,12 +155,13 @@ Status dropReferencesWithoutCopyBack(Device &D, const MapArgs &A, AsyncInfo &Asy
 
 }  // namespace
 
-Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
-                       const LaunchParams &Launch) {
+Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A, const LaunchParams &Launch,
+                       AsyncInfo *Deferrable) {
   auto Entry = Runtime::get().images().kernelFor(Launch.HostRegion, D);
   if (!Entry) return Entry.takeError();
 
-  AsyncInfo Async(D);
+  std::optional<AsyncInfo> Own;
+  AsyncInfo &Async = Deferrable ? *Deferrable : Own.emplace(D);
   // Made on the first private argument: most regions have none.
   std::optional<PrivateArguments> Privates;
   // Argument lists live on the stack for the usual handful of arguments.
@@ -160,10 +170,13 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A,
   SmallArray<ptrdiff_t, kInlineArgs> Offsets(NumArgs);
   SmallArray<void *, kInlineArgs> TgtBegins;
   TgtBegins.assign(NumArgs, nullptr);
-  // Every exit releases the private copies and synchronizes once.
+  // Every exit releases the private copies and synchronizes once (a
+  // deferrable region that queued everything leaves that to its caller).
   auto Finish = [&](Status S) -> Status {
     Status Freed = Privates ? Privates->releaseDeviceCopies() : Status::success();
-    Status Sync = Async.synchronize();
+    const bool LeaveQueued = Deferrable && S && Freed;
+    if (LeaveQueued && Privates) Privates->keepPackedUntilDone();
+    Status Sync = LeaveQueued ? Status::success() : Async.synchronize();
     if (!S) return S;
     return !Sync ? std::move(Sync) : std::move(Freed);
   };

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "async_info.h"
 #include "data_constructs.h"
 
 namespace omptarget::core {
@@ -16,7 +17,11 @@ struct LaunchParams {
   __tgt_kernel_launch Kernel = clang14Launch(false, 0, 0, 0);
 };
 
+// With Deferrable, the region runs on that AsyncInfo and, once it has
+// queued everything without a failure, returns without synchronizing: the
+// caller completes it (deferred_constructs.h). Without, on one of its own,
+// synchronized before it returns.
 Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &Args,
-                       const LaunchParams &Launch);
+                       const LaunchParams &Launch, AsyncInfo *Deferrable = nullptr);
 
 }  // namespace omptarget::core

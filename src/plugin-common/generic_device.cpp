@@ -237,6 +237,20 @@ Status GenericDevice::synchronize(__tgt_async_info *AsyncInfo) {
   return R;
 }
 
+Status GenericDevice::queryAsync(__tgt_async_info *AsyncInfo) {
+  if (!AsyncInfo) return makeError("query_async: device %d: null __tgt_async_info", DeviceId_);
+  void *Queue = AsyncInfo->Queue;
+  if (Queue && Queue != SharedQueue_) {
+    if (!QueuePool_.isInUse(Queue))
+      return makeError("query_async: device %d: queue %p does not belong to this device", DeviceId_,
+                       Queue);
+    // A failure is reported by the synchronize below, which gives the queue back.
+    Expected<bool> Idle = queueIdleImpl(Queue);
+    if (Idle && !*Idle) return {};
+  }
+  return synchronize(AsyncInfo);
+}
+
 Expected<__tgt_async_info *> GenericDevice::initAsyncInfo() {
   auto AI = std::make_unique<__tgt_async_info>();
   if (Expected<void *> Q = queueOf(*AI); !Q) return Q.takeError();

@@ -113,6 +113,9 @@ class GenericDevice : private HostPinner {
   Status launchKernel(void *Entry, void **Args, ptrdiff_t *Offsets, int32_t NumArgs,
                       const __tgt_kernel_launch *Launch, __tgt_async_info *AsyncInfo);
   Status synchronize(__tgt_async_info *AsyncInfo);
+  // query_async: synchronize() once the queue's work is done (its queue
+  // then null), else nothing; never waits for the device.
+  Status queryAsync(__tgt_async_info *AsyncInfo);
 
   // Events come from and go back to the event pool, which is their check.
   Expected<void *> createEvent();
@@ -404,6 +407,10 @@ class GenericDevice : private HostPinner {
   // constructs take it instead of a queue of the pool. Asked once, at init.
   virtual void *sharedQueue() { return nullptr; }
   virtual Status synchronizeImpl(void *Queue) = 0;
+  // Whether every operation issued on Queue has completed, without waiting
+  // (an error: the queue's work failed, which synchronizeImpl then reports).
+  // By default true: a device that cannot tell is synchronized.
+  virtual Expected<bool> queueIdleImpl(void * /*Queue*/) { return true; }
 
   virtual Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) = 0;
   virtual Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) = 0;

@@ -90,6 +90,11 @@ int32_t __tgt_rtl_synchronize(int32_t DeviceId, __tgt_async_info *AsyncInfo) noe
                   [&](GenericDevice &D) { return D.synchronize(AsyncInfo); });
 }
 
+int32_t __tgt_rtl_query_async(int32_t DeviceId, __tgt_async_info *AsyncInfo) noexcept {
+  return onDevice(DeviceId, "query_async",
+                  [&](GenericDevice &D) { return D.queryAsync(AsyncInfo); });
+}
+
 int32_t __tgt_rtl_init_async_info(int32_t DeviceId, __tgt_async_info **AsyncInfo) noexcept {
   return onDevice(DeviceId, "init_async_info", [&](GenericDevice &D) -> Status {
     if (!AsyncInfo) return makeError("init_async_info: device %d: null result pointer", DeviceId);

@@ -108,6 +108,15 @@
 // parameter's 8 bytes>" on stderr; =2 also " env {a, b, arg0+N}": the 16
 // bytes arg0 points at, read as a launch environment (two u32 and a pointer
 // shown relative to arg0), unless arg0 is 0 or ~0.
+// OMPTARGET_FAKE_CUDA_PENDING_QUERIES=N: work on a stream "completes
+// later". A device-to-host copy (cuMemcpyDtoHAsync) reads the device at
+// issue but writes host memory only when its stream completes: at
+// cuStreamSynchronize, at a context or event synchronize (every stream), or
+// at the first cuStreamQuery after N that answered CUDA_ERROR_NOT_READY
+// (counted from the stream's first such copy or launch since it last
+// completed). At exit the fake prints "fake-cuda: N stream queries answered
+// not ready" on stderr. Without it every stream is complete at once
+// (cuStreamQuery answers CUDA_SUCCESS).
 // OMPTARGET_FAKE_CUDA_LEAK_CHECK=1 the fake prints, at exit, what is live,
 // and, after a mark, either "fake cuda leak check: nothing leaked since the
 // mark" or "fake cuda leak check: LEAKED since the mark: ..." with every
@@ -465,6 +474,51 @@ CUresult injected(const char *Function) {
   if (CUresult Injected = injected(Function); Injected) \
   return Injected
 
+// OMPTARGET_FAKE_CUDA_PENDING_QUERIES (see the top): per stream, the
+// device-to-host copies not landed yet and the queries left before it
+// completes. Guarded by PendingMutex (a leaf: never held with Mutex).
+struct HeldCopy {
+  void *Dst;
+  std::vector<unsigned char> Bytes;
+};
+struct StreamWork {
+  std::vector<HeldCopy> Held;
+  size_t QueriesLeft = 0;
+};
+const size_t PendingQueries = envSize("OMPTARGET_FAKE_CUDA_PENDING_QUERIES", 0);
+std::mutex PendingMutex;
+std::map<CUstream, StreamWork> PendingWork;
+std::atomic<unsigned long long> NotReadyAnswers{0};
+const bool PrintsNotReady = [] {
+  if (PendingQueries == 0) return false;
+  std::atexit([] {
+    std::fprintf(stderr, "fake-cuda: %llu stream queries answered not ready\n",
+                 NotReadyAnswers.load());
+  });
+  return true;
+}();
+// Work issued on S (PendingMutex held): S is busy for PendingQueries queries.
+StreamWork &busyStream(CUstream S) {
+  StreamWork &W = PendingWork[S];
+  if (W.Held.empty() && W.QueriesLeft == 0) W.QueriesLeft = PendingQueries;
+  return W;
+}
+void landHeldCopies(StreamWork &W) {
+  for (HeldCopy &C : W.Held) std::memcpy(C.Dst, C.Bytes.data(), C.Bytes.size());
+  W.Held.clear();
+  W.QueriesLeft = 0;
+}
+// S (every stream when null) completes: its held copies land.
+void completeStreams(CUstream S, bool All) {
+  if (PendingQueries == 0) return;
+  std::lock_guard Lock(PendingMutex);
+  if (All) {
+    for (auto &[Stream, W] : PendingWork) landHeldCopies(W);
+  } else if (auto It = PendingWork.find(S); It != PendingWork.end()) {
+    landHeldCopies(It->second);
+  }
+}
+
 // Stream operations fail once a kernel trapped (the error is sticky).
 CUresult streamStatus() {
   return Faulted.load(std::memory_order_acquire) ? CUDA_ERROR_ILLEGAL_INSTRUCTION : CUDA_SUCCESS;
@@ -793,9 +847,15 @@ CUresult cuMemcpyHtoDAsync(CUdeviceptr Dst, const void *Src, size_t N, CUstream)
   std::memcpy(fromDev(Dst), Src, N);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyDtoHAsync(void *Dst, CUdeviceptr Src, size_t N, CUstream) {
+CUresult cuMemcpyDtoHAsync(void *Dst, CUdeviceptr Src, size_t N, CUstream S) {
   if (CUresult R = streamStatus()) return R;
   FAKE_CUDA_INJECT("cuMemcpyDtoHAsync");
+  if (PendingQueries != 0 && S) {
+    const auto *From = static_cast<const unsigned char *>(fromDev(Src));
+    std::lock_guard Lock(PendingMutex);
+    busyStream(S).Held.push_back({Dst, std::vector<unsigned char>(From, From + N)});
+    return CUDA_SUCCESS;
+  }
   std::memcpy(Dst, fromDev(Src), N);
   return CUDA_SUCCESS;
 }
@@ -822,17 +882,41 @@ CUresult cuStreamCreate(CUstream *S, unsigned int) {
   return CUDA_SUCCESS;
 }
 CUresult cuStreamDestroy(CUstream S) {
+  // The real driver finishes a destroyed stream's work.
+  if (PendingQueries != 0) {
+    std::lock_guard Lock(PendingMutex);
+    if (auto It = PendingWork.find(S); It != PendingWork.end()) {
+      landHeldCopies(It->second);
+      PendingWork.erase(It);
+    }
+  }
   delete reinterpret_cast<Token *>(S);  // NOLINT: see cuStreamCreate
   --LiveStreams;
   return CUDA_SUCCESS;
 }
-CUresult cuStreamSynchronize(CUstream) {
+CUresult cuStreamSynchronize(CUstream S) {
   FAKE_CUDA_INJECT("cuStreamSynchronize");
+  completeStreams(S, /*All=*/!S);
   releaseAboveThresholds();
+  return streamStatus();
+}
+CUresult cuStreamQuery(CUstream S) {
+  if (PendingQueries != 0 && S) {
+    std::lock_guard Lock(PendingMutex);
+    if (auto It = PendingWork.find(S); It != PendingWork.end()) {
+      if (It->second.QueriesLeft > 0) {
+        --It->second.QueriesLeft;
+        ++NotReadyAnswers;
+        return CUDA_ERROR_NOT_READY;
+      }
+      landHeldCopies(It->second);
+    }
+  }
   return streamStatus();
 }
 CUresult cuCtxSynchronize() {
   FAKE_CUDA_INJECT("cuCtxSynchronize");
+  completeStreams(nullptr, /*All=*/true);
   releaseAboveThresholds();
   return streamStatus();
 }
@@ -861,11 +945,15 @@ static void logLaunch(const FakeFunction &F, unsigned GX, unsigned GY, unsigned 
   std::fputc('\n', stderr);
 }
 CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned GY, unsigned GZ, unsigned BX,
-                        unsigned BY, unsigned BZ, unsigned Shared, CUstream, void **Params,
+                        unsigned BY, unsigned BZ, unsigned Shared, CUstream Stream, void **Params,
                         void **) {
   if (!F) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult R = streamStatus()) return R;
   FAKE_CUDA_INJECT("cuLaunchKernel");
+  if (PendingQueries != 0 && Stream) {
+    std::lock_guard Lock(PendingMutex);
+    busyStream(Stream);
+  }
   if (LaunchLog > 0) logLaunch(*reinterpret_cast<FakeFunction *>(F), GX, GY, GZ, BX, BY, BZ,
                                Shared, Params);
   // A real driver refuses a kernel whose stack exceeds a thread's 512 KiB.
@@ -918,6 +1006,7 @@ CUresult cuEventElapsedTime(float *Ms, CUevent Start, CUevent End) {
 }
 CUresult cuEventSynchronize(CUevent) {
   FAKE_CUDA_INJECT("cuEventSynchronize");
+  completeStreams(nullptr, /*All=*/true);
   releaseAboveThresholds();
   return streamStatus();
 }

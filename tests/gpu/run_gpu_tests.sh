@@ -230,6 +230,10 @@ build() {
     for f in $requires; do
       case $f in omptarget-plugin|host-async|nvptx-compile) why="requires $f" ;; esac
     done
+    # Not for clang 14 (it `REQUIRES: clang-19`): clang 19's binaries only.
+    local build14=$c14
+    [[ " $unsupported " == *" clang-14 "* || " $requires " == *" clang-19 "* ]] && build14=0
+    [ $build14 = 0 ] && [ $c19 = 0 ] && why="requires clang-19"
     if [ -n "$why" ]; then
       echo "skip $name ($why)"; skipped=$((skipped + 1)); continue
     fi
@@ -262,7 +266,7 @@ build() {
           %clang*)
             local variant flags variants="llvmrtl devrtl devrtl-O2"
             [ $devrtl_only = 1 ] && variants="devrtl devrtl-O2"
-            [ $c14 = 0 ] && variants=""
+            [ $build14 = 0 ] && variants=""
             for variant in $variants; do
               case $variant in
                 llvmrtl) flags="" ;;
@@ -284,10 +288,12 @@ build() {
       done
     done < <(sed -n 's|^ *// *RUN: *||p' "$src")
     # The manifest line: NAME FILE FLAGS REQUIRES|UNSUPPORTED|XFAIL, FLAGS
-    # being 0 or 1 (multi-device), then d (devrtl-only), B (the clang-14
+    # being 0 or 1 (multi-device), then d (devrtl-only), 9 (clang 19 only),
+    # B (the clang-14
     # build failed), c (built by clang 19) or C (clang 19's build failed).
     local flags=$multi
     [ $devrtl_only = 1 ] && flags+=d
+    [ $build14 = 0 ] && flags+=9
     if [ $ok = 1 ]; then
       built=$((built + 1)); rm -f "$out/$name.build.log"
     else
@@ -428,6 +434,8 @@ run_core() {  # DIR CONFIG LOG
         *c*) ;;
         *) skip=$((skip + 1)); continue ;;  # not for clang 19
       esac
+    elif [[ $flags == *9* ]]; then
+      skip=$((skip + 1)); continue  # clang 19 only
     elif [[ $flags == *B* ]]; then
       fail=$((fail + 1)); failed+=" $name(build)"; continue
     fi

@@ -42,6 +42,7 @@ struct Queue {
   std::mutex Mu;
   std::vector<std::function<void()>> Ops;
   bool Idle = false;  // in the pool: all its work has run
+  unsigned NotReadyAnswers = 0;  // query_async answers since its work was queued
 };
 
 struct State {
@@ -465,6 +466,29 @@ int32_t directDevice(int32_t Id, uint32_t Version, __tgt_direct_device *T) {
   return OK;
 }
 
+int32_t synchronize(int32_t, __tgt_async_info *Async);
+
+// query_async (Config::QueryNotReady): a queue with work answers "still
+// running" that many times, then runs its work as synchronize does.
+int32_t queryAsync(int32_t Id, __tgt_async_info *Async) {
+  unsigned NotReady;
+  {
+    std::lock_guard<std::mutex> L(S.Mu);
+    ++S.Count.Query;
+    NotReady = S.Cfg.QueryNotReady;
+  }
+  if (Async && Async->Queue && Async->Queue != &SharedQueue) {
+    auto *Q = static_cast<Queue *>(Async->Queue);
+    std::lock_guard<std::mutex> QL(Q->Mu);
+    if (!Q->Ops.empty() && Q->NotReadyAnswers < NotReady) {
+      ++Q->NotReadyAnswers;
+      return OK;
+    }
+    Q->NotReadyAnswers = 0;
+  }
+  return synchronize(Id, Async);
+}
+
 int32_t synchronize(int32_t, __tgt_async_info *Async) {
   {
     std::lock_guard<std::mutex> L(S.Mu);
@@ -628,6 +652,7 @@ std::unique_ptr<Plugin> makePlugin() {
     F.run_target_region_async = runRegionAsync;
     F.run_target_team_region_async = runTeamRegionAsync;
     F.synchronize = synchronize;
+    F.query_async = queryAsync;
     F.accept_deferred_retrieves = acceptDeferredRetrieves;
     bool Ordered;
     {
@@ -821,6 +846,13 @@ Status RuntimeTest::target(int Kernel, std::vector<Arg> Args, bool Teams, int32_
   L.HostRegion = fake::region(Kernel);
   L.Kernel = clang14Launch(Teams, NumTeams, ThreadLimit, 0);
   return runTargetRegion(nullptr, *D, A, L);
+}
+
+Status RuntimeTest::targetDeferrable(int Kernel, std::vector<Arg> Args, AsyncInfo &Async) {
+  OMPT_BUILD_ARGS(Args)
+  LaunchParams L;
+  L.HostRegion = fake::region(Kernel);
+  return runTargetRegion(nullptr, *D, A, L, &Async);
 }
 
 RuntimeTest::EntryInfo RuntimeTest::entry(const void *Hst, int64_t Size) {

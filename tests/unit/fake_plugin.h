@@ -92,6 +92,10 @@ struct Config {
   // that touches memory before its allocation was reached counts as a stale
   // access, as does work that runs after the memory was freed.
   bool QueueOrderedAllocation = false;
+  // With asynchronous entries: query_async answers "still running" this
+  // many times for a queue with work before it runs the work (as
+  // synchronize); 0: it runs it at the first query.
+  unsigned QueryNotReady = 0;
 };
 
 struct Counters {
@@ -100,7 +104,8 @@ struct Counters {
            Submit = 0, Retrieve = 0, Launch = 0, Synchronize = 0,
            InitDevice = 0, LoadBinary = 0, AsyncCalls = 0, AcceptDeferredRetrieves = 0,
            QueueSyncs = 0,  // synchronize calls on a queue that had work
-      Direct = 0;           // calls through the direct table
+      Direct = 0,           // calls through the direct table
+      Query = 0;            // query_async calls
 };
 
 struct LaunchRecord {
@@ -250,6 +255,10 @@ class RuntimeTest : public ::testing::Test {
   omptarget::Status update(std::vector<Arg> Args);
   omptarget::Status target(int Kernel, std::vector<Arg> Args, bool Teams = false,
                            int32_t NumTeams = 0, int32_t ThreadLimit = 0);
+  // A region on Async, left unsynchronized when it queued everything (a
+  // deferrable region: deferred_constructs.h).
+  omptarget::Status targetDeferrable(int Kernel, std::vector<Arg> Args,
+                                     omptarget::core::AsyncInfo &Async);
 
   struct EntryInfo {
     bool Mapped = false;

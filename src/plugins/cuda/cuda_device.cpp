@@ -261,6 +261,14 @@ Status CudaDevice::synchronizeImpl(void *Queue) {
   return makeError("cuStreamSynchronize: %s", errorText(R).c_str());
 }
 
+// cuStreamQuery: CUDA_SUCCESS once the stream's work is done,
+// CUDA_ERROR_NOT_READY while it runs; any other result is the stream's
+// failure, which the synchronize that follows reports.
+Expected<bool> CudaDevice::queueIdleImpl(void *Queue) {
+  if (Status S = activate(); !S) return S.takeError();
+  return driver().cuStreamQuery(stream(Queue)) != CUDA_ERROR_NOT_READY;
+}
+
 void CudaDevice::releaseLaunchEnvs(StreamState &State) {
   if (State.LaunchEnvs.empty()) return;
   for (StreamState::PendingLaunchEnv &E : State.LaunchEnvs)

@@ -107,6 +107,7 @@ class CudaDevice final : public plugin::GenericDevice {
   Expected<void *> createQueueImpl() override;
   Status destroyQueueImpl(void *Queue) override;
   Status synchronizeImpl(void *Queue) override;
+  Expected<bool> queueIdleImpl(void *Queue) override;
 
   Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) override;
   Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) override;

@@ -71,6 +71,7 @@ namespace omptarget::cuda {
   X(cuStreamCreate, "cuStreamCreate")                                                           \
   X(cuStreamDestroy, "cuStreamDestroy_v2")                                                      \
   X(cuStreamSynchronize, "cuStreamSynchronize")                                                 \
+  X(cuStreamQuery, "cuStreamQuery")                                                             \
   X(cuStreamWaitEvent, "cuStreamWaitEvent")                                                     \
   X(cuLaunchKernel, "cuLaunchKernel")                                                           \
   X(cuEventCreate, "cuEventCreate")                                                             \

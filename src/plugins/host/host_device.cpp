@@ -155,6 +155,7 @@ Status HostDevice::destroyQueueImpl(void *Queue) {
 }
 
 Status HostDevice::synchronizeImpl(void *Queue) { return queue(Queue).synchronize(); }
+Expected<bool> HostDevice::queueIdleImpl(void *Queue) { return queue(Queue).idle(); }
 
 Status HostDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
   return queue(Queue).enqueue(HostOp{HostOp::Submit, Size}, [=]() -> Status {

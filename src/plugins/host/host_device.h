@@ -85,6 +85,7 @@ class HostDevice final : public plugin::GenericDevice {
   void *sharedQueue() override { return Immediate_.get(); }
   Status destroyQueueImpl(void *Queue) override;
   Status synchronizeImpl(void *Queue) override;
+  Expected<bool> queueIdleImpl(void *Queue) override;
 
   Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) override;
   Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) override;

@@ -109,6 +109,14 @@ class HostQueue {
     return push(Info, std::function<Status()>(std::forward<FnT>(Op)));
   }
 
+  // Whether every operation enqueued so far has run; never waits (any
+  // thread may ask: the counters are atomics, and an operation's effects
+  // happen before the Done_ increment that this load sees).
+  bool idle() const {
+    return !Async_ ||
+           Done_.load(std::memory_order_acquire) == Enqueued_.load(std::memory_order_acquire);
+  }
+
   // Waits until every operation enqueued so far has run; returns the first
   // error raised since the previous synchronize() and clears it.
   Status synchronize() {
