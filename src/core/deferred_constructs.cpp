@@ -82,6 +82,11 @@ Status DeferredConstructs::finishOrDefer(std::unique_ptr<DeferredConstruct> C, v
   return Status::success();
 }
 
+bool DeferredConstructs::empty() {
+  ScopedLock Lock(Mutex_);
+  return Live_.empty();
+}
+
 DeferredConstruct *DeferredConstructs::find(void *Handle) {
   ScopedLock Lock(Mutex_);
   auto It = Live_.find(Handle);

@@ -83,6 +83,8 @@ class DeferredConstructs {
   // construct behind *Handle; once it is done, reports its outcome, destroys
   // it and empties the slot.
   void query(void **Handle);
+  // Whether no construct is deferred now (one may be deferred right after).
+  bool empty();
 
  private:
   // The construct behind Handle, if it is one of ours.

@@ -270,8 +270,14 @@ void Runtime::unregisterLib(__tgt_bin_desc *Desc) {
   // the images go with the process, and closing one then, while other
   // threads still offload, made libomp 14 re-initialize itself and abort
   // in 3 of 30 runs of exit_work_in_flight's threads case under ASan (0 of
-  // 40 without the unload).
-  if (Quiet && !exit_mark::begun() && waitForOtherCalls()) ImageRegistry::unloadImages(Loaded);
+  // 40 without the unload). Nor while a deferred `nowait` construct (libomp
+  // 19) may still have a kernel queued: its call has returned, so the wait
+  // does not see it (closing the image then crashed the asynchronous host
+  // device's worker in about 4 of 100 exits of exit_work_in_flight's nowait
+  // case, whose exit() unregisters the binary before the exit mark is set);
+  // its images then stay until deinit.
+  if (Quiet && !exit_mark::begun() && waitForOtherCalls() && Deferred_.empty())
+    ImageRegistry::unloadImages(Loaded);
   RequiresRecords_.forget(Desc);
 }
 
