@@ -97,7 +97,7 @@ class Runtime {
   ImageRegistry Images_{Devices_};
   RequiresRecords RequiresRecords_;  // clang 19 descriptors, stripped of their requires records
   AllocationRegistry Allocations_;
-  InteropRegistry Interops_;  // destroyed before the devices its objects use
+  InteropRegistry Interops_;     // destroyed before the devices its objects use
   DeferredConstructs Deferred_;  // completed before the devices go
   std::atomic<int64_t> RequiresFlags_{0};
   OffloadPolicy ConfiguredPolicy_ = OffloadPolicy::Default;

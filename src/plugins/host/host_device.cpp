@@ -211,10 +211,11 @@ Status HostDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
 Expected<void *> HostDevice::markImpl(void *Queue, uint64_t *Slot) {
   HostQueue &Q = queue(Queue);
   if (!Q.isAsync()) return GenericDevice::markImpl(Queue, Slot);
-  if (Status S = Q.enqueue(HostOp{HostOp::Other, 0, "profile timestamp"}, [Slot]() -> Status {
-        *Slot = plugin::steadyNowNs();
-        return {};
-      });
+  if (Status S = Q.enqueue(HostOp{HostOp::Other, 0, "profile timestamp"},
+                           [Slot]() -> Status {
+                             *Slot = plugin::steadyNowNs();
+                             return {};
+                           });
       !S)
     return S.takeError();
   return nullptr;
