@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "debug.h"
+#include "exit_mark.h"
 #include "map_ops.h"
 #include "runtime.h"
 #include "small_array.h"
@@ -21,6 +22,18 @@ namespace {
 constexpr int64_t kMemberOfBits = static_cast<int64_t>(kMapMemberOfMask);
 // Argument lists of up to this many entries live on the stack.
 constexpr size_t kInlineArgs = 32;
+
+// The two lines LLVM prints for a failed data step of a region, unless the
+// program is exiting or the region's binary was unregistered: then the
+// caller runs the region's host version without an error (failedForTeardown
+// in api_target.cpp), and these lines would be the only output of an exit
+// that loses nothing (threads still offloading when exit() shuts the CUDA
+// driver down).
+void reportFailedStep(void *HostRegion, const char *Call, const char *When) {
+  if (exit_mark::begun() || Runtime::get().images().retired(HostRegion)) return;
+  debug::error("%s", Call);
+  debug::error("%s", When);
+}
 
 // A lambda's captured pointers show up as this combination, after the
 // lambda object itself (their parent): the device copy of the lambda must
@@ -188,8 +201,8 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A, const La
   Begin.Progress = &Mapped;
   Begin.TgtBegins = TgtBegins.data();
   if (Status S = dataBegin(D, Begin, Async); !S) {
-    debug::error("Call to targetDataBegin failed, abort target.");
-    debug::error("Failed to process data before launching the kernel.");
+    reportFailedStep(Launch.HostRegion, "Call to targetDataBegin failed, abort target.",
+                     "Failed to process data before launching the kernel.");
     // Give back the references of the arguments mapped before the failure.
     MapArgs Done = A;
     Done.Num = Mapped;
@@ -245,8 +258,8 @@ Status runTargetRegion(const ident_t *Loc, Device &D, const MapArgs &A, const La
                              S.error().message().c_str()));
   }
   if (Status S = dataEnd(D, A, Async); !S) {
-    debug::error("Call to targetDataEnd failed, abort target.");
-    debug::error("Failed to process data after launching the kernel.");
+    reportFailedStep(Launch.HostRegion, "Call to targetDataEnd failed, abort target.",
+                     "Failed to process data after launching the kernel.");
     return Finish(std::move(S));
   }
   (void)Loc;

@@ -12,10 +12,17 @@
 // points the start and end globals at it and runs the kernel with one
 // thread, on the default stream, synchronously; then frees the buffer.
 //
-// Observed in clang 19.1.7's PTX, not ours to fix: `nvptx$device$fini`
-// walks from end - 1 down to start only when there are two entries or more,
-// so an image with a single destructor never runs it (LLVM 19's own plugin
-// gives it the same array).
+// Destructors run through the same forward-walking kernel, `nvptx$device$init`
+// with its start and end globals, given the destructor list in reverse
+// (descending priority, table order reversed: what a correct
+// `nvptx$device$fini` does). Measured reason: clang 19.1.7's
+// `nvptx$device$fini` (the PTX of its NVPTX ctor/dtor lowering) enters its
+// loop only when end - 8 > start, so an image with a single destructor never
+// runs it (LLVM 19's own plugin gives it the array as it is, and the
+// destructor is lost there). The init kernel is a plain loop from start to
+// end. An image with destructors and no constructors has no init kernel:
+// then the fini kernel gets the list as it is (right with two destructors or
+// more; with one it runs nothing, as on LLVM 19).
 #include <algorithm>
 #include <charconv>
 #include <cinttypes>
@@ -65,19 +72,27 @@ Status CudaImage::runDestructors() {
 }
 
 Status CudaImage::runGlobalList(bool Init, const std::vector<std::string> &Objects) {
-  const ListNames &L = Init ? kInit : kFini;
   if (Objects.empty()) return {};
   const Driver &D = driver();
+  // The kernel that walks the list: the init kernel where the image has one.
+  const ListNames *Runner = &kInit;
   CUfunction Kernel = nullptr;
-  if (D.cuModuleGetFunction(&Kernel, Module_, L.Kernel) != CUDA_SUCCESS) {
-    OMPT_TRACE(kComponent, "image lists %zu global %s but has no %s: not run", Objects.size(),
-               L.What, L.Kernel);
-    return {};
+  if (D.cuModuleGetFunction(&Kernel, Module_, kInit.Kernel) != CUDA_SUCCESS) {
+    Runner = &kFini;
+    if (Init || D.cuModuleGetFunction(&Kernel, Module_, kFini.Kernel) != CUDA_SUCCESS) {
+      OMPT_TRACE(kComponent, "image lists %zu global %s but has no %s: not run", Objects.size(),
+                 (Init ? kInit : kFini).What, (Init ? kInit : kFini).Kernel);
+      return {};
+    }
   }
+  const ListNames &L = *Runner;
+  const char *What = (Init ? kInit : kFini).What;
   auto Failed = [&](const char *Step, Status Why) {
-    return makeError("running the image's %zu global %s (%s): %s: %s", Objects.size(), L.What,
+    return makeError("running the image's %zu global %s (%s): %s: %s", Objects.size(), What,
                      L.Kernel, Step, Why.error().message().c_str());
   };
+  // Destructors through the init kernel: last in the list first.
+  const bool Reverse = !Init && Runner == &kInit;
   std::vector<uint64_t> Functions(Objects.size());
   for (size_t I = 0; I < Objects.size(); ++I) {
     CUdeviceptr Ptr = 0;
@@ -86,7 +101,8 @@ Status CudaImage::runGlobalList(bool Init, const std::vector<std::string> &Objec
         check(D.cuModuleGetGlobal(&Ptr, &Size, Module_, Objects[I].c_str()), "cuModuleGetGlobal");
     if (S && Size != sizeof(uint64_t))
       S = makeError("%s has %zu bytes, expected 8", Objects[I].c_str(), Size);
-    if (S) S = check(D.cuMemcpyDtoH(&Functions[I], Ptr, sizeof(uint64_t)), "cuMemcpyDtoH");
+    uint64_t &Slot = Functions[Reverse ? Objects.size() - 1 - I : I];
+    if (S) S = check(D.cuMemcpyDtoH(&Slot, Ptr, sizeof(uint64_t)), "cuMemcpyDtoH");
     if (!S) return Failed("reading a function pointer", std::move(S));
   }
   const size_t Bytes = Functions.size() * sizeof(uint64_t);
@@ -111,7 +127,7 @@ Status CudaImage::runGlobalList(bool Init, const std::vector<std::string> &Objec
   Status Freed = check(D.cuMemFree(Array), "cuMemFree");
   if (!S) return Failed("running", std::move(S));
   if (!Freed) return Failed("freeing the list", std::move(Freed));
-  OMPT_TRACE(kComponent, "ran %zu global %s (%s)", Objects.size(), L.What, L.Kernel);
+  OMPT_TRACE(kComponent, "ran %zu global %s (%s)", Objects.size(), What, L.Kernel);
   return {};
 }
 
