@@ -23,9 +23,11 @@ a figure):
                      considered PASSED"
 
 and the process must have exited 0. With --libs DIR, an OpenMP side must have
-loaded libomptarget.so and (when loaded at all; always in --mode run)
+loaded libomptarget.so (or libomptarget.so.19.1, the soname of clang 19's
+programs) and (when loaded at all; always in --mode run)
 libomptarget.rtl.cuda.so from DIR/ours (sides ours*) or DIR/llvm (sides
-llvm*), else: error MISCONFIGURED.
+llvm*), and the side ours-c19 libomp.so.5 from DIR/libomp-19 (libomp 19),
+else: error MISCONFIGURED.
 
 Output: one line per figure or error (also to --results FILE):
   side=SIDE round=R case=NAME value=V unit=U
@@ -37,8 +39,12 @@ ratio of performance (rate, or 1/time), above 1 meaning the first is faster:
   devrtl/LLVM14   ours-devrtl (built with our device runtime, on ours)
                   against llvm
   ours/CUDA       ours against the application's CUDA version
-and their geometric means over the cases that have both sides. Exit status:
-1 when any process failed.
+  c19/CUDA        ours-c19 (built by clang 19 with LLVM 19's device runtime,
+                  on ours with libomp 19) against the CUDA version
+  c19/ours        ours-c19 against ours (the clang 14 build, on ours)
+and their geometric means over the cases that have both sides (lines
+geomean ours/llvm, devrtl/llvm, ours/cuda, ours-c19/cuda, ours-c19/ours).
+Exit status: 1 when any process failed.
 """
 import argparse
 import glob
@@ -61,9 +67,18 @@ UNITS = {
     "cloverleaf": ("s", False),
 }
 ORDER = list(UNITS)
-RUN_SIDES = ["ours", "ours-devrtl", "llvm", "cuda"]
-SMOKE_SIDES = ["ours", "ours-devrtl", "llvm", "llvm-devrtl"]
-NAME_RE = re.compile(r"^(?P<case>[a-z_]+)\.(?P<side>[a-z-]+)\.r(?P<round>\d+)\.log$")
+RUN_SIDES = ["ours", "ours-devrtl", "ours-c19", "llvm", "cuda"]
+SMOKE_SIDES = ["ours", "ours-devrtl", "ours-c19", "llvm", "llvm-devrtl"]
+# The speed-ups of --mode run: (name, first side, second side).
+RATIOS = [
+    ("ours/llvm", "ours", "llvm"),
+    ("devrtl/llvm", "ours-devrtl", "llvm"),
+    ("ours/cuda", "ours", "cuda"),
+    ("ours-c19/cuda", "ours-c19", "cuda"),
+    ("ours-c19/ours", "ours-c19", "ours"),
+]
+RATIO_HEADS = ["ours/LLVM14", "devrtl/LLVM14", "ours/CUDA", "c19/CUDA", "c19/ours"]
+NAME_RE = re.compile(r"^(?P<case>[a-z_]+)\.(?P<side>[a-z0-9-]+)\.r(?P<round>\d+)\.log$")
 EXIT_RE = re.compile(r"^# exit rc=(-?\d+) seconds=(\d+)", re.M)
 NUM = r"([0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
 
@@ -167,31 +182,35 @@ def figure_cases(case):
 
 
 def loaded(ld_path):
-    """Paths of the libomptarget core and CUDA plugin the process loaded."""
-    core = plugin = None
+    """Paths of the libomptarget core, CUDA plugin and libomp the process loaded."""
+    core = plugin = openmp = None
     try:
         text = open(ld_path, errors="replace").read()
     except OSError:
-        return None, None
+        return None, None, None
     for path in re.findall(r"calling init: (\S+)", text):
         base = os.path.basename(path)
-        if base == "libomptarget.so" and core is None:
+        if base in ("libomptarget.so", "libomptarget.so.19.1") and core is None:
             core = path
         elif base == "libomptarget.rtl.cuda.so" and plugin is None:
             plugin = path
-    return core, plugin
+        elif base == "libomp.so.5" and openmp is None:
+            openmp = path
+    return core, plugin, openmp
 
 
 def check_libs(ld_path, side, libs, mode):
     if side == "cuda" or not libs:
         return None
     want = os.path.join(libs, "llvm" if side.startswith("llvm") else "ours")
-    core, plugin = loaded(ld_path)
+    core, plugin, openmp = loaded(ld_path)
     bad = []
     if core is None or os.path.dirname(core) != want:
         bad.append("core=%s" % (core or "none"))
     if (plugin is not None or mode == "run") and (plugin is None or os.path.dirname(plugin) != want):
         bad.append("plugin=%s" % (plugin or "none"))
+    if side == "ours-c19" and (openmp is None or os.path.dirname(openmp) != os.path.join(libs, "libomp-19")):
+        bad.append("libomp=%s" % (openmp or "none"))
     return "MISCONFIGURED(%s)" % ",".join(bad) if bad else None
 
 
@@ -298,7 +317,7 @@ def main():
         print("(smoke: host fallback, tiny inputs; the figures say nothing about a GPU)")
     head = "%-18s %-9s" % ("case", "unit") + "".join(" %14s" % s for s in sides)
     if args.mode == "run":
-        head += " %13s %13s %10s" % ("ours/LLVM14", "devrtl/LLVM14", "ours/CUDA")
+        head += "".join(" %13s" % h for h in RATIO_HEADS)
     print(head)
     med = {}
     sp = defaultdict(list)
@@ -315,25 +334,22 @@ def main():
                 cell = "ERROR"
             row += " %14s" % cell
         if args.mode == "run":
-            o, d, l, k = (med[(c, s)] for s in ("ours", "ours-devrtl", "llvm", "cuda"))
-            trio = (speedup(c, o, l), speedup(c, d, l), speedup(c, o, k))
-            for name, x in zip(("ours/llvm", "devrtl/llvm", "ours/cuda"), trio):
+            ratios = [speedup(c, med[(c, a)], med[(c, b)]) for _, a, b in RATIOS]
+            for (name, _, _), x in zip(RATIOS, ratios):
                 if x is not None:
                     sp[name].append(x)
-            row += " %13s %13s %10s" % tuple(("%.2fx" % x if x is not None else "-") for x in trio)
+            row += "".join(" %13s" % ("%.2fx" % x if x is not None else "-") for x in ratios)
         print(row)
     print("cells: median (rounds with a figure, spread max/min-1); speed-ups: performance ratio of medians, >1: first faster")
     if args.mode == "run":
-        for name in ("ours/llvm", "devrtl/llvm", "ours/cuda"):
+        for name, _, _ in RATIOS:
             g = geomean(sp[name])
             print("geomean %s=%s over %d case(s)" % (name, "%.3fx" % g if g else "-", len(sp[name])))
         for c in cases:
-            print("summary case=%s %s ours/llvm=%s devrtl/llvm=%s ours/cuda=%s ours_vs_llvm=%s devrtl_vs_llvm=%s" % (
+            print("summary case=%s %s %s ours_vs_llvm=%s devrtl_vs_llvm=%s" % (
                 c, " ".join("%s=%s" % (s, fmt(med[(c, s)])) for s in sides),
-                *(("%.3f" % x if x is not None else "-") for x in (
-                    speedup(c, med[(c, "ours")], med[(c, "llvm")]),
-                    speedup(c, med[(c, "ours-devrtl")], med[(c, "llvm")]),
-                    speedup(c, med[(c, "ours")], med[(c, "cuda")]))),
+                " ".join("%s=%s" % (name, "%.3f" % x if x is not None else "-")
+                         for name, x in ((n, speedup(c, med[(c, a)], med[(c, b)])) for n, a, b in RATIOS)),
                 versus_llvm(c, vals.get((c, "ours")), vals.get((c, "llvm"))),
                 versus_llvm(c, vals.get((c, "ours-devrtl")), vals.get((c, "llvm")))))
         print("ours_vs_llvm: faster (median), noise (slower median, but the best round of ours beats the worst of "

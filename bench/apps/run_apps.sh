@@ -1,7 +1,8 @@
 #!/bin/bash
 # Third-party OpenMP offload applications on our runtime and on LLVM 14's,
 # next to each application's own CUDA version: BabelStream (copy, triad,
-# dot), XSBench (hash and unionized grids), miniBUDE, TeaLeaf, CloverLeaf.
+# dot), XSBench (hash and unionized grids), miniBUDE, TeaLeaf, CloverLeaf;
+# and, where clang 19 is here, each OpenMP version built by clang 19 on ours.
 # See docs/benchmarks.md ("Applications").
 #
 #   run_apps.sh build [OUT_DIR]
@@ -14,41 +15,62 @@
 #       version with clang 14 for sm_90 (tools/omptarget-sm90-path, the flags
 #       of bench/bundle_common.sh) twice, with LLVM 14's device runtime
 #       (bin/APP_omp) and with ours (bin/APP_omp_devrtl,
-#       build/lib/libomptarget-devicertl-nvptx.bc), and each CUDA version
-#       with nvcc -arch=sm_90 (bin/APP_cuda). Binaries are kept in
-#       build/gpu-apps-work/bin and rebuilt only when their command, their
-#       sources or the device runtime changed. Packs them with the input
-#       decks, our libomptarget.so + libomptarget.rtl.cuda.so, LLVM 14's
-#       libomptarget.so + CUDA plugin + libomp.so.5 and LLVM 14's plugin
-#       dependencies (xz) into OUT_DIR/bundle.tar.gz (default build/gpu-apps;
-#       it holds nothing else, so it can be carried as is); fails when the
-#       bundle is 60 MiB or more (then choose fewer with APPS=...).
+#       build/lib/libomptarget-devicertl-nvptx.bc), each CUDA version with
+#       nvcc -arch=sm_90 (bin/APP_cuda), and, where clang 19 ($CLANG19,
+#       default /usr/bin/clang-19) and LLVM 19's OpenMP runtime
+#       ($LLVM19_RUNTIME_DIR/lib, default build/llvm19-runtime/usr/lib/llvm-19,
+#       as scripts/fetch-llvm19-runtime.sh unpacks it) are here, each OpenMP
+#       version once more with clang 19 for sm_90 (--offload-arch=sm_90, the
+#       CUDA toolkit as it is) with LLVM 19's device runtime, its omp.h and
+#       its libraries to link (bin/APP_omp_c19); without them (a NOTE line)
+#       or with APPS_C19=0 the bundle has no clang 19 binaries. Binaries are
+#       kept in build/gpu-apps-work/bin and rebuilt only when their command,
+#       their sources or the device runtime changed. Packs them with the
+#       input decks, our libomptarget.so + libomptarget.rtl.cuda.so (+
+#       libomptarget.so.19.1, the soname clang 19 programs load: the build's,
+#       a link to libomptarget.so when it is one) in lib/ours, LLVM 19's
+#       libomp.so.5 alone in lib/libomp-19 (never LLVM 19's directory: it
+#       holds LLVM 19's own libomptarget.so.19.1), LLVM 14's libomptarget.so
+#       + CUDA plugin + libomp.so.5 and LLVM 14's plugin dependencies (xz)
+#       into OUT_DIR/bundle.tar.gz (default build/gpu-apps; it holds nothing
+#       else, so it can be carried as is); fails when the bundle is 60 MiB or
+#       more (then choose fewer with APPS=..., or APPS_C19=0).
 #   run_apps.sh smoke [OUT_DIR]
 #       Here, without a GPU: unpacks the bundle, runs every OpenMP binary
-#       (both device runtimes' builds) on both runtimes with tiny inputs (the
-#       offload falls back to the host) and checks that each starts,
-#       passes its own verification and exits 0; then prints the report
-#       table from those outputs. The CUDA binaries are only checked to be
-#       in the bundle. Logs in $OUT (when set) or OUT_DIR/smoke-logs.
+#       (both device runtimes' builds) on both runtimes, and the clang 19
+#       builds on ours, with tiny inputs (the offload falls back to the host)
+#       and checks that each starts, passes its own verification and exits
+#       0; then prints the report table from those outputs. The CUDA
+#       binaries are only checked to be in the bundle. Logs in $OUT (when
+#       set) or OUT_DIR/smoke-logs.
 #   run_apps.sh run [OUT_DIR]
 #       On the GPU machine: unpacks the bundle, runs every case on the sides
 #       ours (bin/APP_omp on lib/ours), ours-devrtl (bin/APP_omp_devrtl on
-#       lib/ours), llvm (bin/APP_omp on LLVM 14's runtime) and cuda
+#       lib/ours), ours-c19 (bin/APP_omp_c19 on lib/ours with libomp 19:
+#       lib/libomp-19 first in the search path, as lib/ours holds LLVM 14's
+#       libomp.so.5; left out when the bundle has no clang 19 binary of the
+#       application), llvm (bin/APP_omp on LLVM 14's runtime) and cuda
 #       (bin/APP_cuda), one process each, interleaved, in rounds, with
 #       OMP_TARGET_OFFLOAD=MANDATORY (a run that does not reach the GPU
 #       fails); then prints the table (apps_report.py): per case the median
-#       of each side, ours/LLVM 14, ours-devrtl/LLVM 14, ours/CUDA and the
-#       geometric means. Logs in $OUT (when set) or OUT_DIR/logs: one file
-#       per process (raw/), apps.log, apps-table.txt.
+#       of each side, ours/LLVM 14, ours-devrtl/LLVM 14, ours/CUDA,
+#       ours-c19/CUDA, ours-c19/ours and the geometric means. Logs in $OUT
+#       (when set) or OUT_DIR/logs: one file per process (raw/), apps.log,
+#       apps-table.txt. There is no side of clang 19's binaries on LLVM 19's
+#       own runtime: its CUDA plugin refuses the cubins of the CUDA 13
+#       toolkit (docs/benchmarks.md, "clang 19 programs on the GPU, and LLVM
+#       19's runtime as a side").
 #
 # Knobs: APPS (build, smoke, run: a subset of "babelstream xsbench minibude
-# tealeaf cloverleaf"), APPS_MIRROR (/work/.mirror), APPS_BUILD_LOCK (a file
-# that each compiler command is run under `flock` of; unset: none),
-# APPS_ROUNDS (3), APPS_BUDGET_S (480: a new round starts only if it should
-# end within that many seconds of the start), APPS_HARD_S (540: no new
-# process starts after that), APPS_END_S (585: no process runs past that),
-# APPS_TIMEOUT_S (150 per process), APPS_ARGS_<case> (replaces the arguments
-# of one case in `run`, e.g.
+# tealeaf cloverleaf"), APPS_C19 (build, smoke, run: 0 leaves the clang 19
+# builds and the side ours-c19 out; default 1), CLANG19 and
+# LLVM19_RUNTIME_DIR (build, above), APPS_MIRROR (/work/.mirror),
+# APPS_BUILD_LOCK (a file that each compiler command is run under `flock`
+# of; unset: none), APPS_ROUNDS (3), APPS_BUDGET_S (480: a new round starts
+# only if it should end within that many seconds of the start), APPS_HARD_S
+# (540: no new process starts after that), APPS_END_S (585: no process runs
+# past that), APPS_TIMEOUT_S (150 per process), APPS_ARGS_<case> (replaces
+# the arguments of one case in `run`, e.g.
 # APPS_ARGS_xsbench_unionized="-m event -s small -G unionized").
 set -u
 
@@ -62,6 +84,11 @@ die() { echo "run_apps.sh: $*" >&2; exit 1; }
 SRC_ROOT=$ROOT/build/apps-src
 WORK=$ROOT/build/gpu-apps-work
 APPS_ALL="babelstream xsbench minibude tealeaf cloverleaf"
+# clang 19 and LLVM 19's OpenMP runtime (unpacked, not installed), for the
+# APP_omp_c19 builds.
+CLANG19=${CLANG19:-/usr/bin/clang-19}
+L19=${LLVM19_RUNTIME_DIR:-$ROOT/build/llvm19-runtime/usr/lib/llvm-19}/lib
+C19=0  # build: set by c19_check
 
 # ------------------------------------------------------------ the apps ----
 # NAME OWNER/REPO COMMIT PATHS...: the commit each application is built at
@@ -160,8 +187,11 @@ compile() {  # OUT "DEP..." COMMAND...
   printf '%s' "$cmd" > "$out.cmd"
 }
 
-# Both OpenMP builds of one program: NAME_omp (LLVM 14's device runtime,
-# clang's default) and NAME_omp_devrtl (ours). DRIVER is clang or clang++.
+# The OpenMP builds of one program: NAME_omp (LLVM 14's device runtime,
+# clang's default), NAME_omp_devrtl (ours) and, with C19=1, NAME_omp_c19
+# (clang 19, LLVM 19's device runtime). DRIVER is clang or clang++; ARGS are
+# the application's own flags, the same for both compilers; C19_EXTRA (set
+# by the caller: words) adds flags for clang 19 only.
 compile_omp() {  # NAME DRIVER "SRC_DIR..." ARGS...
   local name=$1 driver=$2 src=$3; shift 3
   local devrtl=$ROOT/build/lib/libomptarget-devicertl-nvptx.bc
@@ -170,6 +200,47 @@ compile_omp() {  # NAME DRIVER "SRC_DIR..." ARGS...
   # shellcheck disable=SC2046
   compile "$WORK/bin/${name}_omp_devrtl" "$src $devrtl" "$LLVM/bin/$driver" $(bundle_offload_flags "$SM90") \
     --libomptarget-nvptx-bc-path="$devrtl" "$@"
+  [ "$C19" = 1 ] || return 0
+  # clang 19 knows sm_90 and takes the toolkit's ptxas and nvlink as they
+  # are (no sm_90 wrapper). LLVM 19's omp.h, and its libomp, libomptarget
+  # (soname libomptarget.so.19.1) and nvptx device runtime through
+  # LIBRARY_PATH, as tests/gpu/run_gpu_tests.sh builds its clang 19 variant.
+  local cc19=$CLANG19
+  [ "$driver" = clang++ ] && cc19=${CLANG19%clang-19}clang++-19
+  compile "$WORK/bin/${name}_omp_c19" "$src $L19/libomptarget-nvptx-sm_90.bc $L19/libomptarget.devicertl.a" \
+    env LIBRARY_PATH="$L19" "$cc19" -fopenmp --offload-arch=sm_90 --cuda-path="$CUDA" -Wno-unknown-cuda-version \
+    -I"$L19/clang/19/include" ${C19_EXTRA:-} "$@"
+}
+
+# Whether the clang 19 builds are made (sets C19); a NOTE when they cannot be.
+c19_check() {
+  local why=""
+  if [ "${APPS_C19:-1}" = 0 ]; then why="APPS_C19=0"
+  elif [ ! -x "$CLANG19" ] || [ ! -x "${CLANG19%clang-19}clang++-19" ]; then why="no $CLANG19 (or its clang++-19)"
+  elif [ ! -f "$L19/libomp.so.5" ] || [ ! -f "$L19/libomptarget.so.19.1" ] ||
+       [ ! -f "$L19/libomptarget-nvptx-sm_90.bc" ] || [ ! -f "$L19/clang/19/include/omp.h" ]; then
+    why="no LLVM 19 runtime in $L19 (scripts/fetch-llvm19-runtime.sh)"
+  fi
+  if [ -n "$why" ]; then
+    C19=0; echo "NOTE: no clang 19 builds (side ours-c19): $why"
+  else
+    C19=1; echo "clang 19 builds: $CLANG19, LLVM 19's runtime $L19"
+  fi
+}
+
+# For the side ours-c19: lib/ours/libomptarget.so.19.1 (the build's; a link
+# to libomptarget.so when it is one, or when the build has none: the loader
+# takes any file by that name) and libomp 19 alone in lib/libomp-19.
+stage_c19_runtimes() {  # STAGE
+  local stage=$1 lib=$ROOT/build/lib
+  if [ ! -e "$lib/libomptarget.so.19.1" ] ||
+     [ "$(realpath "$lib/libomptarget.so.19.1")" = "$(realpath "$lib/libomptarget.so")" ]; then
+    ln -s libomptarget.so "$stage/lib/ours/libomptarget.so.19.1"
+  else
+    cp "$lib/libomptarget.so.19.1" "$stage/lib/ours/"
+  fi
+  mkdir -p "$stage/lib/libomp-19"
+  cp "$L19/libomp.so.5" "$stage/lib/libomp-19/"
 }
 
 compile_cuda() {  # NAME "SRC_DIR..." ARGS...
@@ -200,11 +271,14 @@ build_xsbench() {
 # -ffast-math, C++17; MODEL=cuda: main.cpp as CUDA, -use_fast_math -restrict
 # -extended-lambda). The pose-per-work-item sizes compiled are those `run`
 # tunes over (miniBUDE's default is 1..128; nvcc needs the commas escaped).
+# clang 19 refuses src/omp/fasten.hpp's `devices.template emplace_back(...)`
+# (-Wmissing-template-arg-list-after-template-kw, an error by default from
+# clang 19 on): its build makes that a warning again.
 BUDE_PPWI="1 2 4 8"
 build_minibude() {
   local s=$SRC_ROOT/minibude/src ppwi
   ppwi=$(echo $BUDE_PPWI | tr ' ' ,)
-  compile_omp minibude clang++ "$s" -std=c++17 -O3 -ffast-math -DOMP -DOMP_TARGET -DUSE_PPWI="$ppwi" -I"$s" \
+  C19_EXTRA=-Wno-error=missing-template-arg-list-after-template-kw compile_omp minibude clang++ "$s" -std=c++17 -O3 -ffast-math -DOMP -DOMP_TARGET -DUSE_PPWI="$ppwi" -I"$s" \
     "$s/main.cpp"
   compile_cuda minibude "$s" -std=c++17 -O3 -use_fast_math -restrict -extended-lambda -DCUDA \
     -DUSE_PPWI="${ppwi//,/\\,}" -I"$s" -x cu "$s/main.cpp"
@@ -272,6 +346,7 @@ build() {
     die "build the device runtime first (ninja -C build omptarget-devicertl)"
   command -v git >/dev/null || die "git not found"
   rm -rf "$stage" "$out"; mkdir -p "$stage/bin" "$WORK/bin" "$out"
+  c19_check
   SM90=$WORK/cuda-sm90
   "$ROOT/tools/omptarget-sm90-path" "$SM90" >/dev/null || die "cannot make the sm_90 CUDA path"
   for app in $(selected_apps); do
@@ -279,11 +354,14 @@ build() {
     echo "$app:"
     "build_$app"
     cp "$WORK/bin/${app}_omp" "$WORK/bin/${app}_omp_devrtl" "$WORK/bin/${app}_cuda" "$stage/bin/"
+    [ $C19 = 1 ] && cp "$WORK/bin/${app}_omp_c19" "$stage/bin/"
     stage_data "$app" "$stage"
   done
   bundle_stage_runtimes "$stage" "$ROOT/build/bundle-cache"
+  [ $C19 = 1 ] && stage_c19_runtimes "$stage"
   bundle_write_info "$stage"
   { echo "apps=$(selected_apps | tr '\n' ' ')"
+    [ $C19 = 1 ] && echo "clang19=$("$CLANG19" --version | head -1)"
     for app in $(selected_apps); do echo "pin.$app=$(app_pin "$app" | cut -d' ' -f1-2)"; done; } >> "$stage/BUILD_INFO"
   ls -l "$stage/bin" | awk 'NR > 1 {printf "  %-28s %6d KiB\n", $NF, $5 / 1024}'
   bundle_pack "$stage" "$out" MiB
@@ -383,9 +461,27 @@ run_process() {  # DIR MODE SIDE ROUND CASE BIN LIBS RAW
   echo "  r$round $kase $side: exit $rc, $((SECONDS - t0)) s"
 }
 
-# The binary and libraries of SIDE for APP.
-side_bin() { case $2 in ours|llvm) echo "$1/bin/$3_omp" ;; ours-devrtl) echo "$1/bin/$3_omp_devrtl" ;; cuda) echo "$1/bin/$3_cuda" ;; esac; }
-side_libs() { case $2 in ours|ours-devrtl) echo "$1/lib/ours" ;; llvm) echo "$1/lib/llvm:$1/lib/llvm-deps" ;; cuda) echo "" ;; esac; }
+# The binary and libraries of SIDE for APP. ours-c19: libomp 19 comes
+# first, as lib/ours also holds LLVM 14's libomp.so.5 (for the clang 14
+# binaries); lib/libomp-19 holds nothing else, so the core and the plugin
+# are lib/ours'.
+side_bin() {
+  case $2 in
+    ours|llvm) echo "$1/bin/$3_omp" ;; ours-devrtl) echo "$1/bin/$3_omp_devrtl" ;;
+    ours-c19) echo "$1/bin/$3_omp_c19" ;; cuda) echo "$1/bin/$3_cuda" ;;
+  esac
+}
+side_libs() {
+  case $2 in
+    ours|ours-devrtl) echo "$1/lib/ours" ;; ours-c19) echo "$1/lib/libomp-19:$1/lib/ours" ;;
+    llvm) echo "$1/lib/llvm:$1/lib/llvm-deps" ;; cuda) echo "" ;;
+  esac
+}
+
+# Whether the bundle in DIR has APP's clang 19 build (and APPS_C19 is not 0).
+has_c19() {  # DIR APP
+  [ "${APPS_C19:-1}" != 0 ] && [ -x "$1/bin/$2_omp_c19" ] && [ -f "$1/lib/libomp-19/libomp.so.5" ]
+}
 
 bundle_apps() {  # DIR: the applications in the bundle, in APPS if given
   local have a
@@ -409,7 +505,7 @@ run() {
   local bundle=${1:-$ROOT/build/gpu-apps}
   local t_start=$SECONDS budget=${APPS_BUDGET_S:-480} hard=${APPS_HARD_S:-540} rounds=${APPS_ROUNDS:-3}
   RUN_T0=$t_start
-  local logdir=${OUT:-$bundle/logs} dir
+  local logdir=${OUT:-$bundle/logs} dir app
   mkdir -p "$logdir/raw"; rm -f "$logdir"/raw/*
   dir=$(unpack "$bundle") || exit 1
   APPS_TMP=$dir
@@ -419,8 +515,12 @@ run() {
     nvidia-smi -L 2>/dev/null || echo "(nvidia-smi not found: no GPU?)"
     nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>/dev/null
     bundle_link_libcuda "$dir"
-    local orders=("cuda ours llvm ours-devrtl" "ours ours-devrtl llvm cuda" "llvm ours-devrtl cuda ours")
-    local r last=0 t_round done_rounds=0 app kase side stop=0
+    for app in $(bundle_apps "$dir"); do
+      has_c19 "$dir" "$app" || echo "info: $app: no clang 19 build in the bundle (or APPS_C19=0): no side ours-c19"
+    done
+    local orders=("cuda ours ours-c19 llvm ours-devrtl" "ours ours-devrtl llvm cuda ours-c19"
+                  "ours-c19 llvm ours-devrtl cuda ours")
+    local r last=0 t_round done_rounds=0 kase side stop=0
     for ((r = 1; r <= rounds && !stop; r++)); do
       # A new round starts only if one as long as the last still fits.
       if [ $r -gt 1 ] && [ $((SECONDS - t_start + last)) -gt "$budget" ]; then
@@ -431,6 +531,7 @@ run() {
       for app in $(bundle_apps "$dir"); do
         for kase in $(app_cases "$app"); do
           for side in ${orders[$(((r - 1) % 3))]}; do
+            [ "$side" = ours-c19 ] && ! has_c19 "$dir" "$app" && continue
             if [ $((SECONDS - t_start)) -gt "$hard" ]; then
               echo "info: hard time limit (${hard}s) reached: the rest of round $r is not run"; stop=1; break 3
             fi
@@ -465,7 +566,13 @@ smoke() {
           run_process "$dir" smoke "$tag" 1 "$kase" "$dir/bin/$bin" "$(side_libs "$dir" "$side")" "$logdir/raw"
         done
       done
+      # The clang 19 build on ours (with libomp 19), where the bundle has it.
+      if has_c19 "$dir" "$app"; then
+        run_process "$dir" smoke ours-c19 1 "$kase" "$(side_bin "$dir" ours-c19 "$app")" \
+          "$(side_libs "$dir" ours-c19)" "$logdir/raw"
+      fi
     done
+    has_c19 "$dir" "$app" || echo "smoke: $app: no clang 19 build in the bundle (or APPS_C19=0): no side ours-c19"
   done
   report "$dir" "$logdir" smoke || status=1
   [ $status = 0 ] && echo "smoke: ok" || echo "smoke: FAILED"
@@ -476,5 +583,5 @@ case ${1:-} in
   build) shift; build "$@" ;;
   smoke) shift; smoke "$@" ;;
   run) shift; run "$@" ;;
-  *) sed -n '2,52p' "$0"; exit 2 ;;
+  *) sed -n '2,74p' "$0"; exit 2 ;;
 esac

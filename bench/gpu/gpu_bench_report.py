@@ -10,7 +10,9 @@ with LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0), ours-poolq (case h_alloc with
 OMPTARGET_CUDA_MEMORY_POOL=2: synchronous allocations by cuMemAlloc),
 ours-nopool (case h_map with OMPTARGET_CUDA_MEMORY_POOL=0), ours-spin, ours-yield,
 ours-blocking (and ours-auto; cases a, b, f by default, with
-OMPTARGET_CUDA_SYNC_MODE=spin/yield/blocking/auto).
+OMPTARGET_CUDA_SYNC_MODE=spin/yield/blocking/auto), ours-c19 (the program built
+by clang 19 with LLVM 19's device runtime, on our core and CUDA plugin with
+libomp 19; every case ours runs).
 
 Per side and case the best round is kept (min for times, max for rates: noise
 only makes a run slower); spread = (max - min) / min over the rounds.
@@ -18,6 +20,14 @@ Ratios are of costs (time per operation; for rates, 1/rate):
   ours/raw  = cost(ours) / cost(raw)    1.00 = as fast as raw CUDA, lower is better
   LLVM/ours = cost(llvm) / cost(ours)   above 1: ours is faster than LLVM 14
   %raw      = 100 * cost(raw) / cost(ours)   ours' speed as a share of raw's
+  c19/raw   = cost(ours-c19) / cost(raw)     as ours/raw, for the clang 19 build
+  c19/ours  = cost(ours-c19) / cost(ours)    1.00 = as fast as the clang 14 build
+                                             on ours, lower is better
+The ours-c19 columns are there when the results have an ours-c19 figure or
+error. For the cases of the tables below the first one, raw's figure for
+c19/raw is the one the table compares ours with: the same case, except the
+locked copies (raw pinned), the overlap (raw pinned) and alloc + free (raw
+pool).
 
 The synchronization modes get rows of their own below the first table: per
 case, ours (the default: the primary context's flags left alone) and each
@@ -40,6 +50,12 @@ cuMemAlloc, with ours/raw-pool = cost(ours) / cost(raw pool); and us per
 region of the map loops (to/from and all tofrom) against the same operations
 on raw CUDA from a pool and with cuMemAlloc / cuMemFree, ours also without the
 memory pool, with ours/raw-pool and LLVM/ours.
+
+With ours-c19 figures, those tables get its columns too, and a table of its
+own follows them: per g and h case, ours-c19 against raw's figure and ours,
+c19/raw and c19/ours. Every case with an ours-c19 figure has a line
+summary case=.. side=ours-c19 unit=.. value=.. raw_case=.. raw=.. ours=..
+c19_over_raw=.. c19_over_ours=..
 """
 import sys
 from collections import defaultdict
@@ -103,15 +119,33 @@ SIZES = (("4m", "4 MiB"), ("1g", "1 GiB"))
 BW_COLUMNS = (("raw-pageable", "raw", "pageable"), ("ours-pageable", "ours", "pageable"),
               ("ours-locked", "ours", "locked"), ("raw-pinned", "raw", "pinned"),
               ("raw-registered", "raw", "registered"), ("llvm14-pageable", "llvm", "pageable"))
-OVERLAP_ROWS = (("ours", "g_overlap_locked"), ("ours", "g_overlap_pageable"), ("llvm", "g_overlap_locked"),
-                ("llvm", "g_overlap_pageable"), ("raw", "g_overlap_pinned"))
+# ... with the clang 19 build on ours (side ours-c19), where it ran
+C19_BW_COLUMNS = (("c19-pageable", "ours-c19", "pageable"), ("c19-locked", "ours-c19", "locked"))
+OVERLAP_ROWS = (("ours", "g_overlap_locked"), ("ours", "g_overlap_pageable"), ("ours-c19", "g_overlap_locked"),
+                ("ours-c19", "g_overlap_pageable"), ("llvm", "g_overlap_locked"), ("llvm", "g_overlap_pageable"),
+                ("raw", "g_overlap_pinned"))
+C19 = "ours-c19"
 
 
-def locked_tables(vals, units, extras, skips, best, cost, spread, summaries):
+def raw_case(case):
+    """The raw figure an OpenMP case is compared with (for c19/raw): the same
+    case, except the locked copies and the overlap (raw pinned memory) and
+    alloc + free (raw's stream-ordered pool)."""
+    if case.startswith("g_overlap_"):
+        return "g_overlap_pinned"
+    if case.startswith("g_") and case.endswith("_locked"):
+        return case[:-len("locked")] + "pinned"
+    if case.startswith("h_alloc_free_"):
+        return case + "_pool"
+    return case
+
+
+def locked_tables(vals, units, extras, skips, best, cost, spread, summaries, have_c19):
     """The g_* cases: bandwidth per host memory kind, lock + unlock cost,
     copy/kernel overlap. Nothing when no g_* figure is there."""
     if not any(c.startswith("g_") for (_, c) in vals) and not skips:
         return
+    bw_columns = BW_COLUMNS + (C19_BW_COLUMNS if have_c19 else ())
 
     def pct(x):
         return "%.0f%%" % (100 * x) if x is not None else "-"
@@ -119,17 +153,17 @@ def locked_tables(vals, units, extras, skips, best, cost, spread, summaries):
     print()
     print("Locked host memory: H2D/D2H of a mapped buffer, GB/s, best of rounds; locked/pinned = "
           "time(ours locked) / time(raw cuMemAllocHost), 1.00 = as fast, lower is better")
-    hdr = "%-11s" % "copy" + "".join(" %15s" % t for (t, _, _) in BW_COLUMNS) + " %13s %7s" % ("locked/pinned",
+    hdr = "%-11s" % "copy" + "".join(" %15s" % t for (t, _, _) in bw_columns) + " %13s %7s" % ("locked/pinned",
                                                                                            "spread")
     print(hdr)
     print("-" * len(hdr))
     for sz, sz_txt in SIZES:
         for d in ("h2d", "d2h"):
             base = "g_%s_%s_" % (d, sz)
-            cells = [fmt(best(side, base + kind), "GB/s") for (_, side, kind) in BW_COLUMNS]
+            cells = [fmt(best(side, base + kind), "GB/s") for (_, side, kind) in bw_columns]
             cl, cp = cost("ours", base + "locked"), cost("raw", base + "pinned")
             ratio = cl / cp if cl and cp else None
-            sp = [spread(side, base + kind) for (_, side, kind) in BW_COLUMNS]
+            sp = [spread(side, base + kind) for (_, side, kind) in bw_columns]
             sp = [x for x in sp if x is not None]
             print("%-11s" % ("%s %s" % (d, sz_txt)) + "".join(" %15s" % c for c in cells) +
                   " %13s %7s" % ("%.2f" % ratio if ratio else "-", pct(max(sp)) if sp else "-"))
@@ -138,7 +172,7 @@ def locked_tables(vals, units, extras, skips, best, cost, spread, summaries):
                 "%.3f" % ratio if ratio else "na"))
 
     lock_cases = ["g_lock_unlock_" + sz for sz, _ in SIZES]
-    if any((s, c) in vals for s in ("ours", "raw") for c in lock_cases):
+    if any((s, c) in vals for s in ("ours", "raw", C19) for c in lock_cases):
         print()
         print("lock + unlock of a fresh touched malloc buffer, ms, best of rounds (ours: llvm_omp_target_lock_mem + "
               "llvm_omp_target_unlock_mem; raw: cuMemHostRegister(PORTABLE) + cuMemHostUnregister):")
@@ -146,9 +180,14 @@ def locked_tables(vals, units, extras, skips, best, cost, spread, summaries):
             c = "g_lock_unlock_" + sz
             o, r = best("ours", c), best("raw", c)
             eo, er = extras.get(("ours", c), {}), extras.get(("raw", c), {})
-            print("  %-6s ours %9s (lock %s, unlock %s)   raw %9s (lock %s, unlock %s)   ours/raw %s" % (
+            line = "  %-6s ours %9s (lock %s, unlock %s)   raw %9s (lock %s, unlock %s)   ours/raw %s" % (
                 sz_txt, fmt(o, "ms"), eo.get("lock_ms", "-"), eo.get("unlock_ms", "-"), fmt(r, "ms"),
-                er.get("lock_ms", "-"), er.get("unlock_ms", "-"), "%.2f" % (o / r) if o and r else "-"))
+                er.get("lock_ms", "-"), er.get("unlock_ms", "-"), "%.2f" % (o / r) if o and r else "-")
+            if have_c19:
+                c19, ec = best(C19, c), extras.get((C19, c), {})
+                line += "   ours-c19 %9s (lock %s, unlock %s)" % (fmt(c19, "ms"), ec.get("lock_ms", "-"),
+                                                                 ec.get("unlock_ms", "-"))
+            print(line)
             summaries.append("summary case=%s ours_ms=%s raw_ms=%s" % (c, o, r))
 
     rows = [(s, c) for (s, c) in OVERLAP_ROWS if (s, c) in vals]
@@ -161,7 +200,7 @@ def locked_tables(vals, units, extras, skips, best, cost, spread, summaries):
         for s, c in rows:
             e = extras.get((s, c), {})
             sp = spread(s, c)
-            print("  %-6s %-20s %6s   t_copy %8s ms  t_kernel %8s ms  t_both %8s ms  spread %s" % (
+            print("  %-8s %-20s %6s   t_copy %8s ms  t_kernel %8s ms  t_both %8s ms  spread %s" % (
                 s, c, "%.2f" % best(s, c), e.get("t_copy_ms", "-"), e.get("t_kernel_ms", "-"),
                 e.get("t_both_ms", "-"), pct(sp)))
             summaries.append("summary case=%s side=%s hidden_frac=%s" % (c, s, best(s, c)))
@@ -183,10 +222,12 @@ MAP_COLUMNS = (("raw-pool", "raw", ""), ("raw-sync", "raw", "_sync"), ("ours", "
                ("ours-nopool", "ours-nopool", ""), ("ours-devrtl", "devrtl", ""), ("llvm14", "llvm", ""))
 
 
-def allocation_tables(vals, errors, best, cost, spread, summaries):
+def allocation_tables(vals, errors, best, cost, spread, summaries, have_c19):
     """The h_* cases: alloc + free pairs per size, map loop per size. Nothing
     when no h_* case has a figure or an error (a failed process's error is
     listed under the name it ran, h_alloc or h_map, with the other errors)."""
+    alloc_columns = ALLOC_COLUMNS + ((("ours-c19", C19, ""),) if have_c19 else ())
+    map_columns = MAP_COLUMNS + ((("ours-c19", C19, ""),) if have_c19 else ())
     def ratio(a, b):
         return a / b if a and b else None
 
@@ -205,9 +246,9 @@ def allocation_tables(vals, errors, best, cost, spread, summaries):
         return any(k in vals or k in errors for k in cells)
 
     rows = [(sz, sz_txt, "h_alloc_free_" + sz) for (sz, sz_txt) in ALLOC_SIZES]
-    rows = [r for r in rows if present([(side, r[2] + suffix) for (_, side, suffix) in ALLOC_COLUMNS])]
+    rows = [r for r in rows if present([(side, r[2] + suffix) for (_, side, suffix) in alloc_columns])]
     map_rows = [(None, txt, base) for (base, txt) in MAP_CASES]
-    map_rows = [r for r in map_rows if present([(side, r[2] + suffix) for (_, side, suffix) in MAP_COLUMNS])]
+    map_rows = [r for r in map_rows if present([(side, r[2] + suffix) for (_, side, suffix) in map_columns])]
     if not rows and not map_rows:
         return
     print()
@@ -222,12 +263,12 @@ def allocation_tables(vals, errors, best, cost, spread, summaries):
               "cuCtxSynchronize);")
         print("ours-nomm: no memory manager; ours-poolq: synchronous allocations by cuMemAlloc, not the pool), "
               "memory not touched:")
-        hdr = "%-10s" % "size" + "".join(" %12s" % t for (t, _, _) in ALLOC_COLUMNS) + " %13s %7s" % (
+        hdr = "%-10s" % "size" + "".join(" %12s" % t for (t, _, _) in alloc_columns) + " %13s %7s" % (
             "ours/raw-pool", "spread")
         print(hdr)
         print("-" * len(hdr))
     for _, sz_txt, base in rows:
-        cells = [(side, base + suffix) for (_, side, suffix) in ALLOC_COLUMNS]
+        cells = [(side, base + suffix) for (_, side, suffix) in alloc_columns]
         o_p = ratio(cost("ours", base), cost("raw", base + "_pool"))
         print("%-10s" % sz_txt + "".join(" %12s" % fmt(best(side, c), "us") for (side, c) in cells) +
               " %13s %7s" % (r2(o_p), max_spread(cells)))
@@ -244,12 +285,12 @@ def allocation_tables(vals, errors, best, cost, spread, summaries):
               "tofrom) created and deleted every time")
         print("(raw: the same driver calls, the 3 buffers from the pool in stream order (raw-pool) or by "
               "cuMemAlloc/cuMemFree (raw-sync); ours-nopool: OMPTARGET_CUDA_MEMORY_POOL=0); LLVM/ours as above:")
-        hdr = "%-10s" % "size" + "".join(" %11s" % t for (t, _, _) in MAP_COLUMNS) + " %13s %9s %7s" % (
+        hdr = "%-10s" % "size" + "".join(" %11s" % t for (t, _, _) in map_columns) + " %13s %9s %7s" % (
             "ours/raw-pool", "LLVM/ours", "spread")
         print(hdr)
         print("-" * len(hdr))
     for _, sz_txt, base in map_rows:
-        cells = [(side, base + suffix) for (_, side, suffix) in MAP_COLUMNS]
+        cells = [(side, base + suffix) for (_, side, suffix) in map_columns]
         o_p = ratio(cost("ours", base), cost("raw", base))
         l_o = ratio(cost("llvm", base), cost("ours", base))
         print("%-10s" % sz_txt + "".join(" %11s" % fmt(best(side, c), "us") for (side, c) in cells) +
@@ -306,11 +347,21 @@ def main():
             return None
         return b if units.get(case) in LOWER_UNITS else 1.0 / b
 
-    cases = [c for c in ORDER if any((s, c) in vals or (s, c) in errors for s in ("raw", "ours", "llvm"))]
+    def c19_ratios(case):
+        """(raw's case, c19/raw, c19/ours) of the clang 19 build."""
+        rc = raw_case(case)
+        cc, cr, co = cost(C19, case), cost("raw", rc), cost("ours", case)
+        return rc, (cc / cr if cc and cr else None), (cc / co if cc and co else None)
+
+    have_c19 = any(s == C19 for (s, _) in list(vals) + list(errors))
+    main_sides = ("raw", "ours", "llvm") + ((C19,) if have_c19 else ())
+    cases = [c for c in ORDER if any((s, c) in vals or (s, c) in errors for s in main_sides)]
     print()
     print("GPU benchmark (%s GPU(s)); best of rounds; ratios of time per op (see docs/benchmarks.md)" % gpus)
-    hdr = "%-22s %-9s %10s %10s %10s %9s %9s %6s %7s  %s" % ("case", "unit", "raw", "ours", "llvm14", "ours/raw",
-                                                             "LLVM/ours", "%raw", "spread", "goal -> met")
+    c19_hdr = " %10s %8s %8s" % ("ours-c19", "c19/raw", "c19/ours") if have_c19 else ""
+    hdr = "%-22s %-9s %10s %10s %10s %9s %9s %6s%s %7s  %s" % ("case", "unit", "raw", "ours", "llvm14", "ours/raw",
+                                                               "LLVM/ours", "%raw", c19_hdr, "spread",
+                                                               "goal -> met")
     print(hdr)
     print("-" * len(hdr))
     summaries = []
@@ -320,19 +371,26 @@ def main():
         o_r = co / cr if co and cr else None
         l_o = cl / co if cl and co else None
         pct = 100.0 * cr / co if co and cr else None
-        sp = [spread(s, c) for s in ("raw", "ours", "llvm")]
+        sp = [spread(s, c) for s in main_sides]
         sp_txt = "%.0f%%" % (100 * max(x for x in sp if x is not None)) if any(x is not None for x in sp) else "-"
         goal = GOALS.get(c)
         met = goal_met(goal, o_r, l_o)
         goal_txt = goal[2] if goal else "none (informational)"
-        print("%-22s %-9s %10s %10s %10s %9s %9s %6s %7s  %s -> %s" % (
+        c19_txt = c19_sum = ""
+        if have_c19:
+            _, c_r, c_o = c19_ratios(c)
+            c19_txt = " %10s %8s %8s" % (fmt(best(C19, c), u), "%.2f" % c_r if c_r else "-",
+                                         "%.2f" % c_o if c_o else "-")
+            c19_sum = " ours_c19=%s c19_over_raw=%s c19_over_ours=%s" % (
+                best(C19, c), "%.3f" % c_r if c_r else "na", "%.3f" % c_o if c_o else "na")
+        print("%-22s %-9s %10s %10s %10s %9s %9s %6s%s %7s  %s -> %s" % (
             c, u, fmt(best("raw", c), u), fmt(best("ours", c), u), fmt(best("llvm", c), u),
-            "%.2f" % o_r if o_r else "-", "%.2f" % l_o if l_o else "-", "%.0f" % pct if pct else "-", sp_txt,
-            goal_txt, met))
+            "%.2f" % o_r if o_r else "-", "%.2f" % l_o if l_o else "-", "%.0f" % pct if pct else "-", c19_txt,
+            sp_txt, goal_txt, met))
         summaries.append("summary case=%s unit=%s raw=%s ours=%s llvm=%s ours_over_raw=%s llvm_over_ours=%s "
-                         "goal=%s met=%s" % (c, u, best("raw", c), best("ours", c), best("llvm", c),
-                                             "%.3f" % o_r if o_r else "na", "%.3f" % l_o if l_o else "na",
-                                             goal_txt.replace(" ", "_"), met))
+                         "goal=%s met=%s%s" % (c, u, best("raw", c), best("ours", c), best("llvm", c),
+                                               "%.3f" % o_r if o_r else "na", "%.3f" % l_o if l_o else "na",
+                                               goal_txt.replace(" ", "_"), met, c19_sum))
     # Case e: launch sizing variants.
     bps = sorted({s for (s, c) in vals if s.startswith("ours-bpsm") and c == "e_triad"},
                  key=lambda s: int(s[len("ours-bpsm"):]))
@@ -394,8 +452,39 @@ def main():
                 goal[2] if goal else "none", met))
             summaries.append("summary case=%s side=devrtl value=%s devrtl_over_raw=%s met=%s" % (
                 c, best("devrtl", c), "%.3f" % d_r if d_r else "na", met))
-    locked_tables(vals, units, extras, skips, best, cost, spread, summaries)
-    allocation_tables(vals, errors, best, cost, spread, summaries)
+    locked_tables(vals, units, extras, skips, best, cost, spread, summaries, have_c19)
+    allocation_tables(vals, errors, best, cost, spread, summaries, have_c19)
+    # The clang 19 build (side ours-c19): the g and h cases (those of the
+    # first table have its columns), then a summary line per case.
+    first = {}  # case -> its place in the results file
+    for r in recs:
+        first.setdefault(r["case"], len(first))
+    c19_cases = sorted({c for (s, c) in vals if s == C19},
+                       key=lambda c: (ORDER.index(c) if c in ORDER else len(ORDER), first[c]))
+    gh_cases = [c for c in c19_cases if c not in ORDER]
+    if gh_cases:
+        print()
+        print("the program built by clang 19 (ours-c19: LLVM 19's device runtime, our core and plugin, libomp 19), "
+              "cases g and h; c19/raw = time(ours-c19) / time(raw's case), c19/ours = time(ours-c19) / time(ours):")
+        hdr = "  %-22s %-7s %10s %10s %10s  %-22s %8s %8s %7s" % ("case", "unit", "ours-c19", "ours", "raw",
+                                                                 "raw's case", "c19/raw", "c19/ours", "spread")
+        print(hdr)
+        print("  " + "-" * (len(hdr) - 2))
+        for c in gh_cases:
+            u = units.get(c, "?")
+            rc, c_r, c_o = c19_ratios(c)
+            sp = [spread(s, k) for (s, k) in ((C19, c), ("ours", c), ("raw", rc))]
+            sp = [x for x in sp if x is not None]
+            print("  %-22s %-7s %10s %10s %10s  %-22s %8s %8s %7s" % (
+                c, u, fmt(best(C19, c), u), fmt(best("ours", c), u), fmt(best("raw", rc), u), rc,
+                "%.2f" % c_r if c_r else "-", "%.2f" % c_o if c_o else "-",
+                "%.0f%%" % (100 * max(sp)) if sp else "-"))
+    for c in c19_cases:
+        rc, c_r, c_o = c19_ratios(c)
+        summaries.append("summary case=%s side=ours-c19 unit=%s value=%s raw_case=%s raw=%s ours=%s "
+                         "c19_over_raw=%s c19_over_ours=%s" % (
+                             c, units.get(c, "?"), best(C19, c), rc, best("raw", rc), best("ours", c),
+                             "%.3f" % c_r if c_r else "na", "%.3f" % c_o if c_o else "na"))
     if errors:
         print()
         print("errors / skipped:")

@@ -1,7 +1,9 @@
 #!/bin/bash
 # GPU offloading benchmark: our runtime (core + CUDA plugin), LLVM 14's
 # runtime (its core + its CUDA plugin) and raw CUDA doing the same
-# operations, in the same run, interleaved. See docs/benchmarks.md ("GPU").
+# operations, in the same run, interleaved; and, where clang 19 and LLVM 19's
+# runtime are here, the same program built by clang 19 on our runtime (side
+# ours-c19). See docs/benchmarks.md ("GPU").
 #
 #   run_gpu_bench.sh build [OUT_DIR]
 #       Here (clang 14, the CUDA toolkit, a built tree in build/): compiles
@@ -14,33 +16,54 @@
 #       the libraries LLVM 14's CUDA plugin needs (libLLVM-14 and friends,
 #       xz-compressed) into OUT_DIR/bundle.tar.gz (default build/gpu-bench;
 #       the directory holds nothing else, so it can be carried as is).
+#       Where clang 19 (CLANG19, default /usr/bin/clang-19) and LLVM 19's
+#       OpenMP runtime (LLVM19_RUNTIME_DIR, default
+#       build/llvm19-runtime/usr/lib/llvm-19, as scripts/fetch-llvm19-
+#       runtime.sh unpacks it) are here, it also compiles omp_gpu_bench.c
+#       with clang 19 for sm_90 with LLVM 19's device runtime
+#       (omp_gpu_bench_c19, linked against libomptarget.so.19.1 and libomp
+#       19) and adds lib/ours-c19 (links to our core, under the name
+#       libomptarget.so.19.1 too, and CUDA plugin in lib/ours) and
+#       lib/libomp-19 (LLVM 19's libomp.so.5 alone: LLVM 19's directory also
+#       holds its own libomptarget.so.19.1); otherwise it prints a NOTE and
+#       builds the bundle without them. GPU_BENCH_C19=0 leaves them out.
 #   run_gpu_bench.sh smoke [OUT_DIR]
 #       Here, without a GPU: unpacks the bundle and runs the OpenMP binary
-#       with tiny sizes (GPU_BENCH_SMOKE=1) on both runtimes, which fall back
-#       to the host; checks that it starts, runs every case and exits cleanly.
+#       with tiny sizes (GPU_BENCH_SMOKE=1) on both runtimes, and the clang 19
+#       binary on ours with libomp 19 (ours-c19, when the bundle has it),
+#       which fall back to the host; checks that each starts on its own core,
+#       CUDA plugin and libomp, runs every case and exits cleanly.
 #   run_gpu_bench.sh run [OUT_DIR]
 #       On the GPU machine: unpacks the bundle, runs every case on raw CUDA,
-#       ours, LLVM 14 and devrtl (ours with the program built with our device
-#       runtime; one process per side and case, interleaved, rounds
-#       repeated), case e also on ours with OMPTARGET_CUDA_BLOCKS_PER_SM=0,1,
-#       2,4,8, and prints the tables. The peer copy runs only with >= 2 GPUs.
+#       ours, LLVM 14, devrtl (ours with the program built with our device
+#       runtime) and ours-c19 (the clang 19 binary on our core and CUDA
+#       plugin with libomp 19; not run when the bundle has no clang 19 build
+#       or GPU_BENCH_C19=0); one process per side and case, interleaved,
+#       rounds repeated; case e also on ours with OMPTARGET_CUDA_BLOCKS_PER_SM=0,1,
+#       2,4,8, and prints the tables (ours-c19 with c19/raw and c19/ours, its
+#       time over raw's and over ours'). The peer copy runs only with >= 2
+#       GPUs.
 #       Case g (locked host memory) runs as three processes per side, g_bw,
-#       g_lock and g_overlap, on raw, ours and LLVM 14 (not devrtl: the
-#       device runtime plays no part in them). Case h (device allocation)
+#       g_lock and g_overlap, on raw, ours, LLVM 14 and ours-c19 (not devrtl:
+#       the device runtime plays no part in them). Case h (device allocation)
 #       runs as two, h_alloc (omp_target_alloc + omp_target_free; raw:
-#       cuMemAlloc + cuMemFree and a stream-ordered pool) on raw, ours and
-#       LLVM 14, and also on ours without the memory manager (side
+#       cuMemAlloc + cuMemFree and a stream-ordered pool) on raw, ours, LLVM
+#       14 and ours-c19, and also on ours without the memory manager (side
 #       ours-nomm: LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0) and ours with
 #       synchronous allocations from cuMemAlloc (ours-poolq:
 #       OMPTARGET_CUDA_MEMORY_POOL=2), and h_map (loops of regions whose maps,
 #       3 x 1 MiB or 3 x 64 MiB, to/from or all tofrom, are created and
-#       deleted every time) on all four sides and on ours without the
+#       deleted every time) on all five sides and on ours without the
 #       memory pool (ours-nopool: OMPTARGET_CUDA_MEMORY_POOL=0). Cases a, b
 #       and f also run on ours with each CUDA synchronization mode (sides
 #       ours-spin, ours-yield, ours-blocking: OMPTARGET_CUDA_SYNC_MODE=...;
 #       ours is the default, the primary context's flags left alone).
 #       Case f_nowait_4threads: 4 host threads issuing independent nowait
 #       regions (raw: 4 threads launching on their own streams).
+#       There is no llvm19 side (the clang 19 binary on LLVM 19's runtime):
+#       LLVM 19's CUDA plugin refuses the cubins of the CUDA 13 toolkit
+#       (docs/benchmarks.md, "clang 19 programs on the GPU, and LLVM 19's
+#       runtime as a side").
 #       Logs go to $OUT (when set) or OUT_DIR: gpu-bench.log (every output),
 #       gpu-bench-results.txt (one line per figure), gpu-bench-table.txt.
 #
@@ -53,8 +76,10 @@
 # g_overlap and h = h_alloc h_map, which can also be named alone),
 # GPU_BENCH_BPSM ("0 1 2 4 8"; empty: none), GPU_BENCH_SYNC_MODES ("spin
 # yield blocking"; empty: none), GPU_BENCH_SYNC_CASES (the cases they run
-# for, "a b f"), GPU_BENCH_BATCH_MS, GPU_BENCH_REPS (passed through to the
-# programs).
+# for, "a b f"), GPU_BENCH_C19 (1; 0: no ours-c19 side), GPU_BENCH_BATCH_MS,
+# GPU_BENCH_REPS (passed through to the programs).
+# Knobs (build): GPU_BENCH_C19 (1; 0: no clang 19 build), CLANG19,
+# LLVM19_RUNTIME_DIR (see build).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -83,9 +108,46 @@ build() {
     -L"$CUDA/lib64/stubs" -lcuda || die "raw_cuda_bench did not compile"
   rm -rf "$sm90"
 
+  # clang 19 (side ours-c19), where it and LLVM 19's runtime are here.
+  local clang19=${CLANG19:-/usr/bin/clang-19} c19=0
+  local l19=${LLVM19_RUNTIME_DIR:-$ROOT/build/llvm19-runtime/usr/lib/llvm-19}/lib
+  if [ "${GPU_BENCH_C19:-1}" = 0 ]; then
+    echo "NOTE: GPU_BENCH_C19=0: no clang 19 build (side ours-c19)"
+  elif [ ! -x "$clang19" ]; then
+    echo "NOTE: no $clang19 (CLANG19): no clang 19 build (side ours-c19)"
+  elif [ ! -f "$l19/libomptarget.so.19.1" ] || [ ! -f "$l19/libomp.so.5" ] ||
+       [ ! -f "$l19/libomptarget-nvptx-sm_90.bc" ] || [ ! -f "$l19/clang/19/include/omp.h" ]; then
+    echo "NOTE: no LLVM 19 runtime in $l19 (scripts/fetch-llvm19-runtime.sh, LLVM19_RUNTIME_DIR):" \
+      "no clang 19 build (side ours-c19)"
+  else
+    c19=1
+    # As tests/gpu/run_gpu_tests.sh builds its clang 19 variant: clang 19
+    # knows sm_90 and takes the toolkit's ptxas and nvlink as they are; LLVM
+    # 19's omp.h, libomp, libomptarget (soname libomptarget.so.19.1) and
+    # nvptx device runtime come from LIBRARY_PATH.
+    echo "compiling omp_gpu_bench_c19 (clang 19, sm_90, LLVM 19's device runtime)"
+    env LIBRARY_PATH="$l19" "$clang19" -O2 -fopenmp --offload-arch=sm_90 --cuda-path="$CUDA" \
+      -Wno-unknown-cuda-version -I"$l19/clang/19/include" -Wall -Wextra \
+      -o "$stage/bin/omp_gpu_bench_c19" "$HERE/omp_gpu_bench.c" || die "omp_gpu_bench.c did not compile with clang 19"
+  fi
+
   bundle_stage_runtimes "$stage" "$ROOT/build/bundle-cache"
+  if [ $c19 = 1 ]; then
+    # lib/ours-c19: our core (also as libomptarget.so.19.1, the name clang 19
+    # programs ask for) and CUDA plugin, links into lib/ours, whose
+    # libomp.so.5 is LLVM 14's; lib/libomp-19: libomp 19 alone.
+    mkdir -p "$stage/lib/ours-c19" "$stage/lib/libomp-19"
+    ln -s ../ours/libomptarget.so ../ours/libomptarget.rtl.cuda.so "$stage/lib/ours-c19/"
+    if [ -L "$lib/libomptarget.so.19.1" ] || [ ! -e "$lib/libomptarget.so.19.1" ]; then
+      ln -s ../ours/libomptarget.so "$stage/lib/ours-c19/libomptarget.so.19.1"
+    else
+      cp "$lib/libomptarget.so.19.1" "$stage/lib/ours-c19/"
+    fi
+    cp "$l19/libomp.so.5" "$stage/lib/libomp-19/"
+  fi
 
   bundle_write_info "$stage"
+  [ $c19 = 0 ] || echo "clang19=$("$clang19" --version | head -1)" >> "$stage/BUILD_INFO"
   bundle_pack "$stage" "$out" MiB
   rm -rf "$stage"
 }
@@ -99,12 +161,38 @@ unpack() {  # BUNDLE_DIR -> prints the directory it unpacked to
 }
 
 # ------------------------------------------------------------------ run ----
+# What of OUT (a process's output: its "lib kind=..." lines) shows other
+# libraries than the side's: the core LIBDIR/CORE_NAME, with PLUGIN=1 the
+# CUDA plugin in LIBDIR, and with OMP that libomp.so.5. Paths are compared
+# resolved (lib/ours-c19 holds links into lib/ours; /proc/self/maps, which
+# the program reads, names the files linked to). Prints nothing when all are
+# right.
+wrong_libs() {  # OUT LIBDIR CORE_NAME PLUGIN(0|1) [OMP]
+  local out=$1 want=$2 core_name=$3 check_plugin=$4 omp=${5:-} core plugin lib bad=""
+  core=$(echo "$out" | awk '/^lib kind=core path=/ {sub(/.*path=/, ""); print; exit}')
+  plugin=$(echo "$out" | awk '/^lib kind=plugin path=.*libomptarget\.rtl\.cuda\.so/ {sub(/.*path=/, ""); print; exit}')
+  lib=$(echo "$out" | awk '/^lib kind=openmp path=/ {sub(/.*path=/, ""); print; exit}')
+  [ -n "$core" ] && [ "$(realpath -m -- "$core")" = "$(realpath -m -- "$want/$core_name")" ] ||
+    bad="core=${core:-none}"
+  if [ "$check_plugin" = 1 ]; then
+    [ -n "$plugin" ] && [ "$(realpath -m -- "$plugin")" = "$(realpath -m -- "$want/libomptarget.rtl.cuda.so")" ] ||
+      bad="$bad plugin=${plugin:-none}"
+  fi
+  if [ -n "$omp" ]; then
+    [ -n "$lib" ] && [ "$(realpath -m -- "$lib")" = "$(realpath -m -- "$omp")" ] || bad="$bad openmp=${lib:-none}"
+  fi
+  echo "${bad# }"
+}
+
 # Runs one side of one case; appends to the log and the results file.
 run_one() {  # DIR SIDE ROUND CASE
-  local dir=$1 side=$2 round=$3 kase=$4 libs="" bin extra_env="" out rc
+  local dir=$1 side=$2 round=$3 kase=$4 libs="" bin extra_env="" out rc core_name=libomptarget.so omp=""
   case $side in
     raw) bin=$dir/bin/raw_cuda_bench ;;
     ours) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours ;;
+    ours-c19)
+      bin=$dir/bin/omp_gpu_bench_c19; libs=$dir/lib/ours-c19:$dir/lib/libomp-19
+      core_name=libomptarget.so.19.1; omp=$dir/lib/libomp-19/libomp.so.5 ;;
     devrtl) bin=$dir/bin/omp_gpu_bench_devrtl; libs=$dir/lib/ours ;;
     llvm) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/llvm:$dir/lib/llvm-deps ;;
     ours-bpsm*) bin=$dir/bin/omp_gpu_bench; libs=$dir/lib/ours; extra_env="OMPTARGET_CUDA_BLOCKS_PER_SM=${side#ours-bpsm}" ;;
@@ -132,12 +220,8 @@ run_one() {  # DIR SIDE ROUND CASE
   { echo "=== side=$side round=$round case=$kase rc=$rc seconds=$((SECONDS - t0))"; echo "$out"; } >> "$LOG"
   # The OpenMP sides must have run on their own libraries.
   if [ "$side" != raw ]; then
-    local want=${libs%%:*} bad=""
-    local core plugin
-    core=$(echo "$out" | awk '/^lib kind=core path=/ {sub(/.*path=/, ""); print; exit}')
-    plugin=$(echo "$out" | awk '/^lib kind=plugin path=.*libomptarget\.rtl\.cuda\.so/ {sub(/.*path=/, ""); print; exit}')
-    [ "${core%/*}" = "$want" ] || bad="core=${core:-none}"
-    [ "${plugin%/*}" = "$want" ] || bad="$bad plugin=${plugin:-none}"
+    local bad
+    bad=$(wrong_libs "$out" "${libs%%:*}" "$core_name" 1 "$omp")
     if [ -n "$bad" ] && ! echo "$out" | grep -q '^case=all error='; then
       echo "side=$side round=$round case=$arg error=MISCONFIGURED($bad)" >> "$RESULTS"
       echo "  $side $kase: MISCONFIGURED ($bad)"
@@ -181,7 +265,13 @@ run() {
   fi
   local bpsm=${GPU_BENCH_BPSM-"0 1 2 4 8"}
   local sync_modes=${GPU_BENCH_SYNC_MODES-"spin yield blocking"} sync_cases=" ${GPU_BENCH_SYNC_CASES:-a b f} "
-  local orders=("raw ours llvm devrtl" "ours devrtl llvm raw" "llvm devrtl raw ours")
+  local c19=1
+  if [ "${GPU_BENCH_C19:-1}" = 0 ]; then
+    c19=0; echo "info: GPU_BENCH_C19=0: ours-c19 not run"
+  elif [ ! -x "$dir/bin/omp_gpu_bench_c19" ]; then
+    c19=0; echo "info: the bundle has no clang 19 build: ours-c19 not run"
+  fi
+  local orders=("raw ours llvm devrtl ours-c19" "ours-c19 ours devrtl llvm raw" "llvm ours-c19 devrtl raw ours")
   local r done_rounds=0 last=0 t_round
   for ((r = 1; r <= rounds; r++)); do
     # A new round starts only if one as long as the last still fits.
@@ -196,7 +286,7 @@ run() {
         echo "info: hard time limit (${hard}s) reached: the rest of round $r is not run"; break
       fi
       for side in ${orders[$(((r - 1) % 3))]}; do
-        case $side:$kase in devrtl:g_*|devrtl:h_alloc*) continue ;; esac
+        case $side:$kase in devrtl:g_*|devrtl:h_alloc*) continue ;; ours-c19:*) [ $c19 = 1 ] || continue ;; esac
         run_one "$dir" "$side" "$r" "$kase"
       done
       if [ "$kase" = e ]; then
@@ -223,22 +313,37 @@ run() {
 
 # ---------------------------------------------------------------- smoke ----
 smoke() {
-  local bundle=${1:-$ROOT/build/gpu-bench} dir status=0 side libs out
+  local bundle=${1:-$ROOT/build/gpu-bench} dir status=0 side libs out bin core_name omp sides="ours llvm"
   dir=$(unpack "$bundle") || exit 1
   BENCH_TMP=$dir
   trap 'rm -rf "$BENCH_TMP"' EXIT
-  for side in ours llvm; do
-    libs=$dir/lib/ours
-    [ $side = llvm ] && libs=$dir/lib/llvm:$dir/lib/llvm-deps
-    out=$(env GPU_BENCH_SMOKE=1 LD_LIBRARY_PATH="$libs" timeout 300 "$dir/bin/omp_gpu_bench" all 2>&1)
-    local rc=$? ncase nerr
+  if [ -x "$dir/bin/omp_gpu_bench_c19" ]; then
+    sides="$sides ours-c19"
+  else
+    echo "smoke: the bundle has no clang 19 build: no ours-c19"
+  fi
+  for side in $sides; do
+    bin=$dir/bin/omp_gpu_bench core_name=libomptarget.so
+    case $side in
+      ours) libs=$dir/lib/ours omp=$dir/lib/ours/libomp.so.5 ;;
+      llvm) libs=$dir/lib/llvm:$dir/lib/llvm-deps omp=$dir/lib/llvm/libomp.so.5 ;;
+      ours-c19)
+        bin=$dir/bin/omp_gpu_bench_c19 core_name=libomptarget.so.19.1
+        libs=$dir/lib/ours-c19:$dir/lib/libomp-19 omp=$dir/lib/libomp-19/libomp.so.5 ;;
+    esac
+    out=$(env GPU_BENCH_SMOKE=1 LD_LIBRARY_PATH="$libs" timeout 300 "$bin" all 2>&1)
+    local rc=$? ncase nerr bad
     ncase=$(echo "$out" | grep -c '^case=.* value=')
     nerr=$(echo "$out" | grep -c '^case=.* error=')
     echo "$out" | sed "s/^/[$side] /"
+    # Its own core, CUDA plugin and libomp.
+    bad=$(wrong_libs "$out" "${libs%%:*}" "$core_name" 1 "$omp")
     # a b c_d2d d_to d_from e f f_nowait_4threads: 8 figures (the peer copy
     # is skipped), g's pageable ones: 4 copies and the overlap (the locked
     # ones may skip), and h's 8: 4 alloc + free sizes, 4 map loops
-    if [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 21 ]; then
+    if [ -n "$bad" ]; then
+      echo "smoke $side: MISCONFIGURED ($bad)"; status=1
+    elif [ $rc != 0 ] || [ "$nerr" != 0 ] || [ "$ncase" -lt 21 ]; then
       echo "smoke $side: FAILED (exit $rc, $ncase figure(s), $nerr error(s))"; status=1
     else
       echo "smoke $side: ok ($ncase figures on the host fallback)"
@@ -251,5 +356,5 @@ case ${1:-} in
   build) shift; build "$@" ;;
   smoke) shift; smoke "$@" ;;
   run) shift; run "$@" ;;
-  *) sed -n '2,57p' "$0"; exit 2 ;;
+  *) sed -n '2,82p' "$0"; exit 2 ;;
 esac

@@ -70,26 +70,8 @@ int main(void) {
   // (nested_ok counts the nested regions' thread 0s: one per outer thread.)
   // CHECK: generic: teams={{[1-4]}} per-team-threads-ok=1 levels-ok=1 nested-ok=1
 
-  // A generic-mode team whose thread limit is not a multiple of the warp
-  // size: its regions get at most that many threads, and a worksharing loop
-  // in them still runs every iteration once.
-  int over_limit = 0;
-#pragma omp target teams num_teams(2) thread_limit(50) map(tofrom : hits, over_limit)
-  {
-    int team = omp_get_team_num();
-#pragma omp parallel
-    {
-      if (omp_get_num_threads() > 50)
-#pragma omp atomic
-        over_limit++;
-#pragma omp for
-      for (int i = team; i < N; i += omp_get_num_teams()) hits[i]++;
-    }
-  }
-  fails += all_once("generic thread_limit(50)");
-  // CHECK: generic thread_limit(50): each iteration once
-  // CHECK: over the thread limit: 0
-  printf("over the thread limit: %d\n", over_limit);
+  // (A generic-mode team whose thread limit is not a multiple of the warp
+  // size: device_runtime_generic_thread_limit.c.)
 
   // Worksharing schedules: every iteration exactly once.
 #pragma omp target teams distribute parallel for map(tofrom : hits)

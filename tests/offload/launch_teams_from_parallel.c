@@ -146,14 +146,17 @@ int main(void) {
   printf("teams from inactive parallel ok=%d (sum %ld)\n", sumAll() == (long)N * ITERS, sumAll());
 
   // A parallel region inside every team: all its threads' iterations run.
+  // The thread limit is known at run time only: clang 19 turns a constant
+  // one into the kernel's bound on its whole block, main thread's warp
+  // included (device_runtime_generic_thread_limit.c).
   long teamsBad = 0;
 #pragma omp parallel num_threads(T) reduction(+ : teamsBad)
   {
-    int t = omp_get_thread_num();
+    int t = omp_get_thread_num(), teamThreads = 2;
     int ran[64] = {0}, nteams = 0;
     int *p = a[t];
     for (int i = 0; i < N; i++) p[i] = 0;
-#pragma omp target teams num_teams(2) thread_limit(2) map(tofrom : p[0:N], ran, nteams)
+#pragma omp target teams num_teams(2) thread_limit(teamThreads) map(tofrom : p[0:N], ran, nteams)
     {
       int team = omp_get_team_num();
       if (team == 0) nteams = omp_get_num_teams();
