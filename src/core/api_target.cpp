@@ -176,9 +176,7 @@ int runTarget(const char *Call, ident_t *Loc, int64_t DeviceId, void *HostPtr, c
   if (info::enabled(abi::kInfoKernelArgs))
     info::printArguments(Loc, (*D)->id(), "Entering OpenMP kernel", A.Num, A.Sizes, A.Types,
                          A.Names);
-  LaunchParams Launch;
-  Launch.HostRegion = HostPtr;
-  Launch.Kernel = Kernel;
+  const LaunchParams Launch{HostPtr, Kernel};
   Status S;
   if (void **Slot = When == Completion::MayDefer ? targetTaskHandleSlot() : nullptr) [[unlikely]] {
     auto C = std::make_unique<DeferredConstruct>(**D, Call, Loc);

@@ -20,12 +20,10 @@ class ArgsWithEnvironment {
   ArgsWithEnvironment(void **Args, const ptrdiff_t *Offsets, int32_t NumArgs)
       : Args_(static_cast<size_t>(NumArgs) + 1), Offsets_(static_cast<size_t>(NumArgs) + 1) {
     const auto N = static_cast<size_t>(NumArgs);
-    Args_.assign(N + 1, nullptr);
-    Offsets_.assign(N + 1, 0);
-    for (size_t I = 0; I < N; ++I) {
-      Args_[I + 1] = Args[I];
-      Offsets_[I + 1] = Offsets[I];
-    }
+    Args_.push_back(nullptr);
+    Offsets_.push_back(0);
+    Args_.append(Args, N);
+    Offsets_.append(Offsets, N);
   }
   void setEnvironment(void *Env) { Args_[0] = Env; }
   void **args() { return Args_.data(); }

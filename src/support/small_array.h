@@ -43,6 +43,12 @@ class SmallArray {
     std::uninitialized_fill_n(Data_, Count, Value);
     Size_ = Count;
   }
+  // Adds Count elements copied from First.
+  void append(const T *First, size_t Count) {
+    reserve(Size_ + Count);
+    for (size_t I = 0; I < Count; ++I) std::construct_at(Data_ + Size_ + I, First[I]);
+    Size_ += Count;
+  }
   T &operator[](size_t I) { return Data_[I]; }
   T *data() { return Data_; }
   T *begin() { return Data_; }
