@@ -372,6 +372,47 @@ def descriptor_inputs():
     return inputs
 
 
+# ---- MPI wire protocol (src/plugins/mpi/mpi_protocol.h) --------------------
+
+def mpi_string(text):
+    data = text.encode()
+    return struct.pack("<I", len(data)) + data
+
+
+def mpi_message(kind, payload, request=1, tag=0, data_bytes=0):
+    """A whole control message: magic "OMPM", version 1, then the payload."""
+    header = struct.pack("<IHHQIIQQ", 0x4d504d4f, 1, kind, request, len(payload), tag,
+                         data_bytes, 0)
+    return header + payload
+
+
+def mpi_protocol_inputs():
+    """First byte: 0 = a whole message, 1-9 = one payload type (the target's order)."""
+    hello = struct.pack("<HI", 1, 0)
+    reply = (struct.pack("<H", 1) + mpi_string("node1") + struct.pack("<I", 2) +
+             mpi_string("x86_64") + mpi_string("host") + struct.pack("<I", 0) +
+             mpi_string("cuda") + mpi_string("NVIDIA H100 80GB HBM3") + struct.pack("<I", 1))
+    alloc = struct.pack("<IIQQ", 0, 0, 1 << 20, 3)
+    copy = struct.pack("<IQQQ", 1, 0x7f0000001000, 4096, 3)
+    launch = (struct.pack("<IQQ", 0, 3, 0x5000) + struct.pack("<6I", 128, 0, 0, 256, 0, 0) +
+              struct.pack("<IIIQ", 0, 3, 1, 1 << 20) + struct.pack("<I", 2) +
+              struct.pack("<Qq", 0x7f0000001000, 0) + struct.pack("<Qq", 42, 0))
+    queue = struct.pack("<IQ", 0, 3)
+    status = struct.pack("<I", 1) + mpi_string("cuMemAlloc: out of memory")
+    return {
+        "message_hello": b"\x00" + mpi_message(1, hello),
+        "message_submit_with_data": b"\x00" + mpi_message(5, copy, tag=100, data_bytes=4096),
+        "message_launch": b"\x00" + mpi_message(7, launch),
+        "message_shutdown": b"\x00" + mpi_message(12, b""),
+        "hello_reply": b"\x02" + reply,
+        "alloc": b"\x03" + alloc,
+        "copy": b"\x05" + copy,
+        "launch": b"\x06" + launch,
+        "queue": b"\x07" + queue,
+        "status_failed": b"\x09" + status,
+    }
+
+
 def main(argv):
     corpus = argv[1] if len(argv) > 1 else os.path.join(HERE, "corpus")
 
@@ -434,6 +475,9 @@ def main(argv):
 
     for name, data in descriptor_inputs().items():
         write(corpus, "descriptor_registration", name, data)
+
+    for name, data in mpi_protocol_inputs().items():
+        write(corpus, "mpi_protocol", name, data)
     return 0
 
 

@@ -1,0 +1,235 @@
+// The wire protocol between the MPI plugin (libomptarget.rtl.mpi.so, in the
+// program's rank) and the device server (omptarget-mpi-device, one process
+// per device rank), which serves the devices its own plugins find.
+//
+// Contract:
+//  - A control message is one MPI message: a 40-byte Header, then
+//    Header::PayloadBytes of payload (at most kMaxPayloadBytes). Bulk bytes
+//    (an image, a copy's data) are not in it: they follow as separate
+//    messages on the tag Header::DataTag, Header::DataBytes in all, in
+//    chunks of at most kMaxChunkBytes, so a large copy is pipelined and
+//    never one buffer of its whole size on either side.
+//  - Every integer is fixed width and little-endian on the wire (Writer and
+//    Reader do the conversion); the two ends need not share a compiler.
+//  - A request's RequestId is chosen by the plugin, unique among its
+//    requests in flight to one rank; the reply carries the same id.
+//  - Nothing received is trusted. decodeHeader checks the magic, the
+//    version and the kind; each payload's decode checks every count and
+//    length against its limit and against the bytes that remain, and that
+//    no byte is left over. A failed check is an Error naming the field, the
+//    value and the bound: the receiver refuses the message with that line
+//    (and the server keeps serving others), never acts on part of it.
+//    Pointers in a request are checked by the server against what it
+//    allocated or loaded; that is the server's job, not the decoder's.
+//  - Versions: a peer of another kProtocolVersion is refused at Hello, with
+//    a line naming both versions; no other message is read from it.
+// Nothing here calls MPI: the plugin and the server send the bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "error.h"
+
+namespace omptarget::mpi {
+
+inline constexpr uint32_t kProtocolMagic = 0x4d504d4f;  // "OMPM" read as little-endian
+inline constexpr uint16_t kProtocolVersion = 1;
+inline constexpr size_t kHeaderBytes = 40;
+// Control payloads are small: argument lists, device lists, error lines.
+inline constexpr uint32_t kMaxPayloadBytes = 1u << 20;
+inline constexpr uint32_t kMaxChunkBytes = 8u << 20;
+inline constexpr uint32_t kMaxStringBytes = 4096;
+inline constexpr uint32_t kMaxDevicesPerRank = 1024;
+inline constexpr uint32_t kMaxKernelArgs = 4096;
+
+enum class MessageKind : uint16_t {
+  Hello = 1,     // plugin -> server: HelloRequest
+  HelloReply,    // server -> plugin: HelloReply
+  Alloc,         // AllocRequest; reply: PointerReply
+  Free,          // FreeRequest; reply: StatusReply
+  Submit,        // CopyRequest, DataBytes of data follow; reply: StatusReply
+  Retrieve,      // CopyRequest; reply: StatusReply, then DataBytes of data
+  Launch,        // LaunchRequest; reply: StatusReply
+  Synchronize,   // QueueRequest; reply: StatusReply
+  Query,         // QueueRequest; reply: StatusReply (Code kPending: not done)
+  PointerReply,  // server -> plugin
+  StatusReply,   // server -> plugin
+  Shutdown,      // plugin -> server: no payload, no reply
+};
+// The kinds decodeHeader accepts: [first, last].
+inline constexpr uint16_t kFirstKind = static_cast<uint16_t>(MessageKind::Hello);
+inline constexpr uint16_t kLastKind = static_cast<uint16_t>(MessageKind::Shutdown);
+const char *kindName(MessageKind Kind);
+
+struct Header {
+  uint32_t Magic = kProtocolMagic;
+  uint16_t Version = kProtocolVersion;
+  MessageKind Kind = MessageKind::Hello;
+  uint64_t RequestId = 0;
+  uint32_t PayloadBytes = 0;
+  uint32_t DataTag = 0;    // the tag of the bulk bytes; 0: none
+  uint64_t DataBytes = 0;  // bytes on DataTag that belong to this message
+  uint64_t Reserved = 0;   // written 0, ignored
+};
+
+// Appends fixed-width little-endian fields to a byte buffer.
+class Writer {
+ public:
+  void u16(uint16_t V) { put(V, 2); }
+  void u32(uint32_t V) { put(V, 4); }
+  void u64(uint64_t V) { put(V, 8); }
+  void i64(int64_t V) { put(static_cast<uint64_t>(V), 8); }
+  // A u32 length, then the bytes (no terminator).
+  void string(std::string_view S);
+  std::vector<std::byte> take() { return std::move(Bytes_); }
+  size_t size() const { return Bytes_.size(); }
+
+ private:
+  void put(uint64_t V, int Bytes);
+  std::vector<std::byte> Bytes_;
+};
+
+// Reads what a Writer wrote, each read checked against the bytes left.
+// The first failed read is kept (error()); later reads return 0 and ""
+// and keep it, so a decoder reads every field and checks once.
+class Reader {
+ public:
+  explicit Reader(std::span<const std::byte> Bytes) : Bytes_(Bytes) {}
+  uint16_t u16(const char *Field) { return static_cast<uint16_t>(get(2, Field)); }
+  uint32_t u32(const char *Field) { return static_cast<uint32_t>(get(4, Field)); }
+  uint64_t u64(const char *Field) { return get(8, Field); }
+  int64_t i64(const char *Field) { return static_cast<int64_t>(get(8, Field)); }
+  // A string of at most MaxBytes.
+  std::string string(const char *Field, uint32_t MaxBytes = kMaxStringBytes);
+  // A count of at most Max whose elements take at least ElementBytes each:
+  // refused when the bytes left cannot hold that many.
+  uint32_t count(const char *Field, uint32_t Max, size_t ElementBytes);
+  // Fails unless every byte was read and no read failed.
+  Status finish(const char *What);
+  size_t left() const { return Bytes_.size() - Offset_; }
+
+ private:
+  uint64_t get(int Bytes, const char *Field);
+  void fail(Error E);
+  std::span<const std::byte> Bytes_;
+  size_t Offset_ = 0;
+  Status Failed_;
+};
+
+std::vector<std::byte> encodeHeader(const Header &H);
+// Checks magic, version and kind, and PayloadBytes against the bytes that
+// arrived (Bytes is the whole control message).
+Expected<Header> decodeHeader(std::span<const std::byte> Bytes);
+// The payload of a control message whose header decoded.
+inline std::span<const std::byte> payloadOf(std::span<const std::byte> Message) {
+  return Message.subspan(kHeaderBytes);
+}
+
+// ---- payloads ---------------------------------------------------------------
+
+struct HelloRequest {
+  uint16_t Version = kProtocolVersion;
+  uint32_t OriginRank = 0;
+  void encode(Writer &W) const;
+  static Expected<HelloRequest> decode(std::span<const std::byte> Payload);
+};
+
+struct RemoteDevice {
+  std::string Plugin;   // "x86_64", "cuda"
+  std::string Name;     // the device's own name ("NVIDIA H100 80GB HBM3")
+  int32_t LocalId = 0;  // its number among the server's devices
+};
+
+struct HelloReply {
+  uint16_t Version = kProtocolVersion;
+  std::string HostName;
+  std::vector<RemoteDevice> Devices;
+  void encode(Writer &W) const;
+  static Expected<HelloReply> decode(std::span<const std::byte> Payload);
+};
+
+struct AllocRequest {
+  int32_t Device = 0;
+  int32_t Kind = 0;  // TARGET_ALLOC_*
+  uint64_t Bytes = 0;
+  uint64_t Queue = 0;  // the server's queue id; 0: synchronous
+  void encode(Writer &W) const;
+  static Expected<AllocRequest> decode(std::span<const std::byte> Payload);
+};
+
+struct FreeRequest {
+  int32_t Device = 0;
+  int32_t Kind = 0;
+  uint64_t Pointer = 0;
+  uint64_t Queue = 0;
+  void encode(Writer &W) const;
+  static Expected<FreeRequest> decode(std::span<const std::byte> Payload);
+};
+
+// Submit (the header's DataBytes follow) and Retrieve (the reply's follow).
+struct CopyRequest {
+  int32_t Device = 0;
+  uint64_t Pointer = 0;  // device address
+  uint64_t Bytes = 0;
+  uint64_t Queue = 0;
+  void encode(Writer &W) const;
+  static Expected<CopyRequest> decode(std::span<const std::byte> Payload);
+};
+
+struct LaunchRequest {
+  int32_t Device = 0;
+  uint64_t Queue = 0;
+  uint64_t Entry = 0;  // the kernel's handle from the server's image load
+  uint32_t NumTeams[3] = {0, 0, 0};
+  uint32_t ThreadLimit[3] = {0, 0, 0};
+  uint32_t DynCGroupMem = 0;
+  uint32_t KernelArgsVersion = 0;
+  int32_t IsTeamRegion = 0;
+  uint64_t LoopTripCount = 0;
+  std::vector<uint64_t> Args;    // device addresses or literal values
+  std::vector<int64_t> Offsets;  // one per argument
+  void encode(Writer &W) const;
+  static Expected<LaunchRequest> decode(std::span<const std::byte> Payload);
+};
+
+struct QueueRequest {
+  int32_t Device = 0;
+  uint64_t Queue = 0;
+  void encode(Writer &W) const;
+  static Expected<QueueRequest> decode(std::span<const std::byte> Payload);
+};
+
+struct PointerReply {
+  uint64_t Pointer = 0;  // 0 with Message set: the allocation failed
+  std::string Message;
+  void encode(Writer &W) const;
+  static Expected<PointerReply> decode(std::span<const std::byte> Payload);
+};
+
+struct StatusReply {
+  static constexpr int32_t kOk = 0, kFailed = 1, kPending = 2;
+  int32_t Code = kOk;
+  std::string Message;  // the server's error line when Code is kFailed
+  void encode(Writer &W) const;
+  static Expected<StatusReply> decode(std::span<const std::byte> Payload);
+};
+
+// A whole control message: header (Kind, RequestId, data fields from H)
+// and payload, PayloadBytes filled in.
+template <typename Payload>
+std::vector<std::byte> encodeMessage(Header H, const Payload &P) {
+  Writer W;
+  P.encode(W);
+  std::vector<std::byte> Body = W.take();
+  H.PayloadBytes = static_cast<uint32_t>(Body.size());
+  std::vector<std::byte> Message = encodeHeader(H);
+  Message.insert(Message.end(), Body.begin(), Body.end());
+  return Message;
+}
+
+}  // namespace omptarget::mpi
