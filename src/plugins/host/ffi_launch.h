@@ -9,9 +9,13 @@
 namespace omptarget::host {
 
 // Calls void Entry(void *, ..., void *) with NumArgs pointer arguments,
-// argument I being (char *)Args[I] + Offsets[I]. Up to 16 arguments the call
-// is a direct one through a function pointer of that type; beyond, through
-// libffi with a cif prepared once per argument count (up to 64) or per call.
-Status callWithPointerArgs(void *Entry, void **Args, const ptrdiff_t *Offsets, int32_t NumArgs);
+// argument I being (char *)Args[I] + Offsets[I]; with EnvironmentFirst (a
+// kernel of clang 15 or later, which takes its launch environment first:
+// none on the host), a null pointer before them. Up to 16 parameters the
+// call is a direct one through a function pointer of that type; beyond,
+// through libffi with a cif prepared once per parameter count (up to 64) or
+// per call.
+Status callWithPointerArgs(void *Entry, void **Args, const ptrdiff_t *Offsets, int32_t NumArgs,
+                           bool EnvironmentFirst = false);
 
 }  // namespace omptarget::host

@@ -13,7 +13,6 @@
 
 #include "direct_table.h"
 #include "host_device.h"
-#include "launch_arguments.h"
 #include "region_call.h"
 #include "report_failures.h"
 
@@ -67,13 +66,10 @@ int32_t launch(void *Handle, void *Entry, void **Args, ptrdiff_t *Offsets, int32
   return plugin::reportFailures(D.plugin(), "launch_kernel_async", [&]() -> Status {
     // Teams and thread limit are the region's own business (see launchImpl).
     // The kernels of clang 15 and later take the launch environment first:
-    // none on the host (the generic route's launchEnvironmentImpl).
-    Status S = [&] {
-      if (Launch->KernelArgsVersion < abi::kKernelArgsMinVersionWithLaunchEnv) [[likely]]
-        return callRegion(D.runners(), Entry, Args, Offsets, NumArgs, Teams);
-      plugin::ArgsWithEnvironment Lists(Args, Offsets, NumArgs);
-      return callRegion(D.runners(), Entry, Lists.args(), Lists.offsets(), Lists.numArgs(), Teams);
-    }();
+    // none on the host (the generic route's launchEnvironmentImpl), a null
+    // pointer passed before the arguments.
+    Status S = callRegion(D.runners(), Entry, Args, Offsets, NumArgs, Teams,
+                          Launch->KernelArgsVersion >= abi::kKernelArgsMinVersionWithLaunchEnv);
     if (!S) [[unlikely]]
       return D.kernelFailed(Teams ? "run_target_team_region" : "run_target_region", Name,
                             S.takeError());

@@ -44,15 +44,15 @@ inline bool insideParallelRegion() { return omp_get_level && omp_get_level() > 0
 // of line (the build uses LTO): the launch path stays as short as a plain call.
 [[gnu::noinline, gnu::cold]] Status callRegionOnRunner(RunnerPool &Runners, void *Entry,
                                                        void **Args, const ptrdiff_t *Offsets,
-                                                       int32_t NumArgs);
+                                                       int32_t NumArgs, bool EnvironmentFirst);
 
 // Calls the outlined region Entry (callWithPointerArgs' arguments); Teams:
 // it is a teams region (run_target_team_region).
 inline Status callRegion(RunnerPool &Runners, void *Entry, void **Args, const ptrdiff_t *Offsets,
-                         int32_t NumArgs, bool Teams) {
+                         int32_t NumArgs, bool Teams, bool EnvironmentFirst = false) {
   if (Teams && insideParallelRegion()) [[unlikely]]
-    return callRegionOnRunner(Runners, Entry, Args, Offsets, NumArgs);
-  return callWithPointerArgs(Entry, Args, Offsets, NumArgs);
+    return callRegionOnRunner(Runners, Entry, Args, Offsets, NumArgs, EnvironmentFirst);
+  return callWithPointerArgs(Entry, Args, Offsets, NumArgs, EnvironmentFirst);
 }
 
 }  // namespace omptarget::host
