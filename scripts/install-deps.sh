@@ -30,13 +30,17 @@
 # lld-19: LLVM 19's linker, which clang-19's offload toolchain links device
 # images with where no vendor linker does (the x86_64 and NVIDIA images here
 # link with ld and nvlink).
+# libopenmpi-dev, openmpi-bin: the MPI plugin (libomptarget.rtl.mpi.so) and
+# its device server are built against Open MPI, and its tests launch them
+# with mpirun.
 set -eu
 DEMO_PACKAGES="cmake ninja-build g++ clang-14 libomp-14-dev libffi-dev"
 case "${1:-all}" in
   demo) PACKAGES=$DEMO_PACKAGES ;;
   all)
     PACKAGES="$DEMO_PACKAGES libclang-rt-14-dev llvm-14 llvm-14-tools libgtest-dev libgmock-dev \
-python3 python3-matplotlib binutils valgrind pkg-config patch xz-utils clang-19 clang-tools-19 lld-19"
+python3 python3-matplotlib binutils valgrind pkg-config patch xz-utils clang-19 clang-tools-19 lld-19 \
+libopenmpi-dev openmpi-bin"
     ;;
   *) echo "usage: install-deps.sh [demo]" >&2; exit 2 ;;
 esac
