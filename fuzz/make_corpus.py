@@ -379,15 +379,15 @@ def mpi_string(text):
     return struct.pack("<I", len(data)) + data
 
 
-def mpi_message(kind, payload, request=1, tag=0, data_bytes=0):
+def mpi_message(kind, payload, request=1, tag=0, data_bytes=0, reply_tag=16):
     """A whole control message: magic "OMPM", version 1, then the payload."""
-    header = struct.pack("<IHHQIIQQ", 0x4d504d4f, 1, kind, request, len(payload), tag,
-                         data_bytes, 0)
+    header = struct.pack("<IHHQIIQII", 0x4d504d4f, 1, kind, request, len(payload), tag,
+                         data_bytes, reply_tag, 0)
     return header + payload
 
 
 def mpi_protocol_inputs():
-    """First byte: 0 = a whole message, 1-9 = one payload type (the target's order)."""
+    """First byte: 0 = a whole message, 1-11 = one payload type (the target's order)."""
     hello = struct.pack("<HI", 1, 0)
     reply = (struct.pack("<H", 1) + mpi_string("node1") + struct.pack("<I", 2) +
              mpi_string("x86_64") + mpi_string("host") + struct.pack("<I", 0) +
@@ -399,11 +399,18 @@ def mpi_protocol_inputs():
               struct.pack("<Qq", 0x7f0000001000, 0) + struct.pack("<Qq", 42, 0))
     queue = struct.pack("<IQ", 0, 3)
     status = struct.pack("<I", 1) + mpi_string("cuMemAlloc: out of memory")
+    entries = (struct.pack("<I", 2) +
+               mpi_string("__omp_offloading_fd00_1_main_l5") + struct.pack("<QQII", 0x401000, 0, 0, 0) +
+               mpi_string("global_x") + struct.pack("<QQII", 0x404000, 8, 0, 0))
+    load_image = struct.pack("<I", 0) + entries
     return {
         "message_hello": b"\x00" + mpi_message(1, hello),
         "message_submit_with_data": b"\x00" + mpi_message(5, copy, tag=100, data_bytes=4096),
         "message_launch": b"\x00" + mpi_message(7, launch),
-        "message_shutdown": b"\x00" + mpi_message(12, b""),
+        "message_shutdown": b"\x00" + mpi_message(12, b"", reply_tag=0),
+        "message_load_image": b"\x00" + mpi_message(13, load_image, tag=16, data_bytes=65536),
+        "message_load_image_reply": b"\x00" + mpi_message(14, struct.pack("<Q", 7) + entries,
+                                                          reply_tag=0),
         "hello_reply": b"\x02" + reply,
         "alloc": b"\x03" + alloc,
         "copy": b"\x05" + copy,

@@ -12,6 +12,8 @@ const std::vector<std::string> &DeviceTable::pluginNames() {
   static const std::vector<std::string> Names = {
       "libomptarget.rtl.x86_64.so",
       "libomptarget.rtl.cuda.so",
+      // Last: remote devices (other MPI ranks) come after the local ones.
+      "libomptarget.rtl.mpi.so",
   };
   return Names;
 }

@@ -45,13 +45,15 @@ int ImageRegistry::registerLib(__tgt_bin_desc *Desc, int64_t RequiresFlags,
         if (!Bin->ImageFor[static_cast<size_t>(Id)]) Bin->ImageFor[static_cast<size_t>(Id)] = Image;
       OMPT_TRACE("omptarget", "Image %p accepted by %s (devices %d..%d)", Image->ImageStart,
                  P->name().c_str(), First, First + Count - 1);
+      // Every plugin that accepts the image gets it for its devices (an
+      // x86_64 image runs on the host plugin's devices and on the MPI
+      // plugin's remote ones); the image counts once.
+      if (!Taken) ++Accepted;
       Taken = true;
-      ++Accepted;
       if (Count > 0)
         ++WithDevices;
       else if (IdlePlugins.find(P->name()) == std::string::npos)
         IdlePlugins += (IdlePlugins.empty() ? "" : ", ") + P->name();
-      break;
     }
     if (!Taken)
       OMPT_TRACE("omptarget", "No plugin accepts image %d (%p..%p)", I, Image->ImageStart,

@@ -229,4 +229,44 @@ TEST(MpiProtocol, EveryTruncationIsRefused) {
   }
 }
 
+TEST(MpiProtocol, LoadImageRoundTripAndReplyTag) {
+  LoadImageRequest Req;
+  Req.Device = 2;
+  Req.Entries.push_back(ImageEntry{"__omp_offloading_kernel", 0x401000, 0, 0, 0});
+  Req.Entries.push_back(ImageEntry{"global_x", 0x404000, 8, 0, 0});
+  Header H;
+  H.Kind = MessageKind::LoadImage;
+  H.ReplyTag = 40;
+  H.DataTag = 40;
+  H.DataBytes = 123456;
+  std::vector<std::byte> M = encodeMessage(H, Req);
+  auto D = decodeHeader(M);
+  ASSERT_TRUE(D) << D.error().message();
+  EXPECT_EQ(D->Kind, MessageKind::LoadImage);
+  EXPECT_EQ(D->ReplyTag, 40u);
+  auto P = LoadImageRequest::decode(payloadOf(M));
+  ASSERT_TRUE(P) << P.error().message();
+  ASSERT_EQ(P->Entries.size(), 2u);
+  EXPECT_EQ(P->Entries[1].Name, "global_x");
+  EXPECT_EQ(P->Entries[1].Size, 8u);
+
+  LoadImageReply Reply;
+  Reply.Image = 9;
+  Reply.Entries = Req.Entries;
+  auto R = LoadImageReply::decode(bytesOf(Reply));
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_EQ(R->Entries[0].HostAddress, 0x401000u);
+
+  // An entry count its bytes cannot hold, and a tag beyond the bound.
+  std::vector<std::byte> Bad = bytesOf(Req);
+  Bad[4] = std::byte{0xff};
+  auto B = LoadImageRequest::decode(Bad);
+  ASSERT_FALSE(B);
+  EXPECT_NE(B.error().message().find("entry count"), std::string::npos) << B.error().message();
+  H.ReplyTag = 0x80000000u;
+  auto T = decodeHeader(encodeMessage(H, Req));
+  ASSERT_FALSE(T);
+  EXPECT_NE(T.error().message().find("above the largest tag"), std::string::npos);
+}
+
 }  // namespace

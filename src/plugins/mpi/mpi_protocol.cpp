@@ -18,6 +18,8 @@ const char *kindName(MessageKind Kind) {
     case MessageKind::PointerReply: return "PointerReply";
     case MessageKind::StatusReply: return "StatusReply";
     case MessageKind::Shutdown: return "Shutdown";
+    case MessageKind::LoadImage: return "LoadImage";
+    case MessageKind::LoadImageReply: return "LoadImageReply";
   }
   return "unknown";
 }
@@ -94,7 +96,8 @@ std::vector<std::byte> encodeHeader(const Header &H) {
   W.u32(H.PayloadBytes);
   W.u32(H.DataTag);
   W.u64(H.DataBytes);
-  W.u64(0);
+  W.u32(H.ReplyTag);
+  W.u32(0);
   return W.take();
 }
 
@@ -111,7 +114,8 @@ Expected<Header> decodeHeader(std::span<const std::byte> Bytes) {
   H.PayloadBytes = R.u32("payload size");
   H.DataTag = R.u32("data tag");
   H.DataBytes = R.u64("data size");
-  H.Reserved = R.u64("reserved");
+  H.ReplyTag = R.u32("reply tag");
+  H.Reserved = R.u32("reserved");
   if (Status S = R.finish("header"); !S) return S.takeError();
   if (H.Magic != kProtocolMagic)
     return makeError("not an omptarget MPI message (magic 0x%08" PRIx32 ", expected 0x%08" PRIx32
@@ -131,6 +135,10 @@ Expected<Header> decodeHeader(std::span<const std::byte> Bytes) {
   if (Bytes.size() - kHeaderBytes != H.PayloadBytes)
     return makeError("%s message: the header says %" PRIu32 " payload bytes, %zu arrived",
                      kindName(H.Kind), H.PayloadBytes, Bytes.size() - kHeaderBytes);
+  if (H.DataTag > kMaxTag || H.ReplyTag > kMaxTag)
+    return makeError("%s message: data tag %" PRIu32 " or reply tag %" PRIu32
+                     " above the largest tag, %" PRIu32,
+                     kindName(H.Kind), H.DataTag, H.ReplyTag, kMaxTag);
   if ((H.DataTag == 0) != (H.DataBytes == 0))
     return makeError("%s message: data tag %" PRIu32 " with %" PRIu64 " data bytes",
                      kindName(H.Kind), H.DataTag, H.DataBytes);
@@ -303,6 +311,53 @@ Expected<StatusReply> StatusReply::decode(std::span<const std::byte> Payload) {
   if (V && (V->Code < kOk || V->Code > kPending))
     return makeError("StatusReply: unknown status code %d", static_cast<int>(V->Code));
   return V;
+}
+
+namespace {
+void encodeEntries(Writer &W, const std::vector<ImageEntry> &Entries) {
+  W.u32(static_cast<uint32_t>(Entries.size()));
+  for (const ImageEntry &E : Entries) {
+    W.string(E.Name);
+    W.u64(E.HostAddress);
+    W.u64(E.Size);
+    W.u32(E.Flags);
+    W.u32(E.Data);
+  }
+}
+void decodeEntries(Reader &R, std::vector<ImageEntry> &Entries) {
+  // Each entry: a name's length, two u64, flags and data: 28 bytes at least.
+  const uint32_t N = R.count("entry count", kMaxImageEntries, 28);
+  Entries.resize(N);
+  for (ImageEntry &E : Entries) {
+    E.Name = R.string("entry name");
+    E.HostAddress = R.u64("entry address");
+    E.Size = R.u64("entry size");
+    E.Flags = R.u32("entry flags");
+    E.Data = R.u32("entry data");
+  }
+}
+}  // namespace
+
+void LoadImageRequest::encode(Writer &W) const {
+  W.u32(static_cast<uint32_t>(Device));
+  encodeEntries(W, Entries);
+}
+Expected<LoadImageRequest> LoadImageRequest::decode(std::span<const std::byte> Payload) {
+  return decodeWith<LoadImageRequest>(Payload, "LoadImage", [](Reader &R, LoadImageRequest &V) {
+    V.Device = static_cast<int32_t>(R.u32("device"));
+    decodeEntries(R, V.Entries);
+  });
+}
+
+void LoadImageReply::encode(Writer &W) const {
+  W.u64(Image);
+  encodeEntries(W, Entries);
+}
+Expected<LoadImageReply> LoadImageReply::decode(std::span<const std::byte> Payload) {
+  return decodeWith<LoadImageReply>(Payload, "LoadImageReply", [](Reader &R, LoadImageReply &V) {
+    V.Image = R.u64("image");
+    decodeEntries(R, V.Entries);
+  });
 }
 
 }  // namespace omptarget::mpi

@@ -13,6 +13,17 @@
 //    Reader do the conversion); the two ends need not share a compiler.
 //  - A request's RequestId is chosen by the plugin, unique among its
 //    requests in flight to one rank; the reply carries the same id.
+//  - Tags: requests go to the server on kControlTag. Every request but
+//    Shutdown names a ReplyTag, fresh for the request (the plugin takes it
+//    from a counter): the request's bulk bytes travel on it (DataTag ==
+//    ReplyTag), and so do the server's reply and the reply's bulk bytes, so
+//    that several threads may wait for replies from one rank at once. Tags
+//    are at most kMaxTag (MPI guarantees less: the transport also checks
+//    MPI_TAG_UB).
+//  - Every request is answered by its own reply kind or by a StatusReply
+//    (kFailed with the server's line: a refused request). A Retrieve's
+//    StatusReply (kOk, DataBytes set) is followed by the data, then by a
+//    second StatusReply that says whether every chunk was read.
 //  - Nothing received is trusted. decodeHeader checks the magic, the
 //    version and the kind; each payload's decode checks every count and
 //    length against its limit and against the bytes that remain, and that
@@ -46,24 +57,31 @@ inline constexpr uint32_t kMaxChunkBytes = 8u << 20;
 inline constexpr uint32_t kMaxStringBytes = 4096;
 inline constexpr uint32_t kMaxDevicesPerRank = 1024;
 inline constexpr uint32_t kMaxKernelArgs = 4096;
+inline constexpr uint32_t kMaxImageEntries = 65536;
+inline constexpr uint32_t kMaxTag = 0x7fffffff;
+inline constexpr int kControlTag = 1;
+// The first tag the plugin's counter hands out (those below are reserved).
+inline constexpr uint32_t kFirstReplyTag = 16;
 
 enum class MessageKind : uint16_t {
-  Hello = 1,     // plugin -> server: HelloRequest
-  HelloReply,    // server -> plugin: HelloReply
-  Alloc,         // AllocRequest; reply: PointerReply
-  Free,          // FreeRequest; reply: StatusReply
-  Submit,        // CopyRequest, DataBytes of data follow; reply: StatusReply
-  Retrieve,      // CopyRequest; reply: StatusReply, then DataBytes of data
-  Launch,        // LaunchRequest; reply: StatusReply
-  Synchronize,   // QueueRequest; reply: StatusReply
-  Query,         // QueueRequest; reply: StatusReply (Code kPending: not done)
-  PointerReply,  // server -> plugin
-  StatusReply,   // server -> plugin
-  Shutdown,      // plugin -> server: no payload, no reply
+  Hello = 1,       // plugin -> server: HelloRequest
+  HelloReply,      // server -> plugin: HelloReply
+  Alloc,           // AllocRequest; reply: PointerReply
+  Free,            // FreeRequest; reply: StatusReply
+  Submit,          // CopyRequest, DataBytes of data follow; reply: StatusReply
+  Retrieve,        // CopyRequest; reply: StatusReply, then DataBytes of data
+  Launch,          // LaunchRequest; reply: StatusReply
+  Synchronize,     // QueueRequest; reply: StatusReply
+  Query,           // QueueRequest; reply: StatusReply (Code kPending: not done)
+  PointerReply,    // server -> plugin
+  StatusReply,     // server -> plugin
+  Shutdown,        // plugin -> server: no payload, no reply
+  LoadImage,       // LoadImageRequest, DataBytes of image follow; reply: LoadImageReply
+  LoadImageReply,  // server -> plugin
 };
 // The kinds decodeHeader accepts: [first, last].
 inline constexpr uint16_t kFirstKind = static_cast<uint16_t>(MessageKind::Hello);
-inline constexpr uint16_t kLastKind = static_cast<uint16_t>(MessageKind::Shutdown);
+inline constexpr uint16_t kLastKind = static_cast<uint16_t>(MessageKind::LoadImageReply);
 const char *kindName(MessageKind Kind);
 
 struct Header {
@@ -74,7 +92,8 @@ struct Header {
   uint32_t PayloadBytes = 0;
   uint32_t DataTag = 0;    // the tag of the bulk bytes; 0: none
   uint64_t DataBytes = 0;  // bytes on DataTag that belong to this message
-  uint64_t Reserved = 0;   // written 0, ignored
+  uint32_t ReplyTag = 0;   // where the reply goes (requests but Shutdown); 0: none
+  uint32_t Reserved = 0;   // written 0, ignored
 };
 
 // Appends fixed-width little-endian fields to a byte buffer.
@@ -217,6 +236,34 @@ struct StatusReply {
   std::string Message;  // the server's error line when Code is kFailed
   void encode(Writer &W) const;
   static Expected<StatusReply> decode(std::span<const std::byte> Payload);
+};
+
+// One offload entry of an image, as the program's descriptor lists it:
+// the server builds the host entry table its plugin resolves from these.
+struct ImageEntry {
+  std::string Name;
+  uint64_t HostAddress = 0;  // the program's address (indirect calls map it)
+  uint64_t Size = 0;         // 0: a kernel
+  uint32_t Flags = 0;
+  uint32_t Data = 0;  // __tgt_offload_entry::reserved (clang 19's requires flags)
+};
+
+// LoadImage: the image's bytes follow on DataTag (DataBytes of them).
+struct LoadImageRequest {
+  int32_t Device = 0;
+  std::vector<ImageEntry> Entries;
+  void encode(Writer &W) const;
+  static Expected<LoadImageRequest> decode(std::span<const std::byte> Payload);
+};
+
+// The loaded image's entries, in the request's order: Address is the
+// server device's address of each (a kernel's handle for Launch, a
+// global's device address for copies); Size and Flags as loaded.
+struct LoadImageReply {
+  uint64_t Image = 0;               // the server's handle of the loaded image
+  std::vector<ImageEntry> Entries;  // HostAddress holds the device address
+  void encode(Writer &W) const;
+  static Expected<LoadImageReply> decode(std::span<const std::byte> Payload);
 };
 
 // A whole control message: header (Kind, RequestId, data fields from H)

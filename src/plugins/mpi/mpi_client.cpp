@@ -1,0 +1,106 @@
+#include "mpi_client.h"
+
+namespace omptarget::mpi {
+
+std::string RemoteRank::who(int32_t Device) const {
+  std::string S = formatString("MPI device rank %d (%s)", Rank_,
+                               Host_.empty() ? "host not known yet" : Host_.c_str());
+  if (Device >= 0) S += formatString(", its device %d,", static_cast<int>(Device));
+  return S;
+}
+
+Error RemoteRank::failure(const char *What, int32_t Device, const Error &E, const Failure &F) {
+  if (F.TimedOut) {
+    Unanswering_.store(true, std::memory_order_release);
+    return makeError("%s did not answer %s within %d ms", who(Device).c_str(), What, TimeoutMs_);
+  }
+  return makeError("%s: %s failed: %s", who(Device).c_str(), What, E.message().c_str());
+}
+
+Expected<Reply> RemoteRank::requestBytes(MessageKind Kind, std::vector<std::byte> Payload,
+                                         MessageKind Expect, const char *What, int32_t Device,
+                                         std::span<const std::byte> Out, std::span<std::byte> In) {
+  if (unanswering())
+    return makeError("%s stopped answering earlier; %s was not sent", who(Device).c_str(), What);
+  Header H;
+  H.Kind = Kind;
+  H.RequestId = T_.newRequestId();
+  H.ReplyTag = T_.newTag();
+  if (!Out.empty()) {
+    H.DataTag = H.ReplyTag;
+    H.DataBytes = Out.size();
+  }
+  H.PayloadBytes = static_cast<uint32_t>(Payload.size());
+  std::vector<std::byte> Message = encodeHeader(H);
+  Message.insert(Message.end(), Payload.begin(), Payload.end());
+  const int Tag = static_cast<int>(H.ReplyTag);
+  Failure F;
+  if (Status S = T_.send(Rank_, kControlTag, Message, TimeoutMs_, &F); !S)
+    return failure(What, Device, S.error(), F);
+  if (Status S = T_.sendData(Rank_, Tag, Out, TimeoutMs_, &F); !S)
+    return failure(What, Device, S.error(), F);
+
+  auto ReceiveReply = [&]() -> Expected<Reply> {
+    Expected<Received> R = T_.receive(Rank_, Tag, kHeaderBytes + kMaxPayloadBytes, TimeoutMs_, &F);
+    if (!R) return failure(What, Device, R.error(), F);
+    Expected<Header> RH = decodeHeader(R->Bytes);
+    if (!RH)
+      return failure(What, Device, makeError("its reply: %s", RH.error().message().c_str()), F);
+    if (RH->RequestId != H.RequestId)
+      return failure(What, Device,
+                     makeError("a reply to request %llu, not to %llu",
+                               static_cast<unsigned long long>(RH->RequestId),
+                               static_cast<unsigned long long>(H.RequestId)),
+                     F);
+    Reply Out;
+    Out.H = *RH;
+    Out.Payload.assign(R->Bytes.begin() + kHeaderBytes, R->Bytes.end());
+    return Out;
+  };
+
+  Expected<Reply> First = ReceiveReply();
+  if (!First) return First.takeError();
+  if (First->H.Kind == MessageKind::StatusReply) {
+    Expected<StatusReply> S = StatusReply::decode(First->Payload);
+    if (!S) return failure(What, Device, S.error(), F);
+    if (S->Code == StatusReply::kFailed)
+      return makeError("%s refused %s: %s", who(Device).c_str(), What, S->Message.c_str());
+  }
+  if (First->H.Kind != Expect)
+    return failure(What, Device,
+                   makeError("a %s reply, %s expected", kindName(First->H.Kind), kindName(Expect)),
+                   F);
+  if (In.empty()) return First;
+  // The bulk bytes, then the trailer that says whether all were read.
+  if (First->H.DataBytes != In.size())
+    return failure(What, Device,
+                   makeError("a reply with %llu data bytes, %zu expected",
+                             static_cast<unsigned long long>(First->H.DataBytes), In.size()),
+                   F);
+  if (Status S = T_.receiveData(Rank_, Tag, In, TimeoutMs_, &F); !S)
+    return failure(What, Device, S.error(), F);
+  Expected<Reply> Trailer = ReceiveReply();
+  if (!Trailer) return Trailer.takeError();
+  Expected<StatusReply> TS =
+      Trailer->H.Kind == MessageKind::StatusReply
+          ? StatusReply::decode(Trailer->Payload)
+          : Expected<StatusReply>(makeError("a %s trailer", kindName(Trailer->H.Kind)));
+  if (!TS) return failure(What, Device, TS.error(), F);
+  if (TS->Code != StatusReply::kOk)
+    return makeError("%s: %s failed on the device: %s", who(Device).c_str(), What,
+                     TS->Message.c_str());
+  return First;
+}
+
+Status RemoteRank::shutdown() {
+  if (unanswering()) return {};
+  Header H;
+  H.Kind = MessageKind::Shutdown;
+  H.RequestId = T_.newRequestId();
+  Failure F;
+  if (Status S = T_.send(Rank_, kControlTag, encodeHeader(H), TimeoutMs_, &F); !S)
+    return failure("Shutdown", -1, S.error(), F);
+  return {};
+}
+
+}  // namespace omptarget::mpi

@@ -1,0 +1,71 @@
+// RemoteRank: the MPI plugin's requests to one device server, each a
+// control message (plus bulk bytes) and its reply, with the deadline of
+// OMPTARGET_MPI_TIMEOUT_MS.
+//
+// Contract: request() sends one request and returns the reply of the kind
+// asked for; a StatusReply kFailed (the server refused or failed) is an
+// Error with the server's line. Every Error names the rank, its host, the
+// device and the operation ("MPI device rank 2 (node7) did not answer
+// Submit of 4096 bytes within 30000 ms"). A rank that missed a deadline is
+// marked unanswering: later requests to it fail at once, without waiting
+// again, and shutdown skips it.
+// Thread safety: any thread may call request() at once (the transport and
+// its tags allow it); Unanswering_ is atomic, everything else immutable.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "mpi_protocol.h"
+#include "mpi_transport.h"
+
+namespace omptarget::mpi {
+
+struct Reply {
+  Header H;
+  std::vector<std::byte> Payload;
+};
+
+class RemoteRank {
+ public:
+  RemoteRank(Transport &T, int Rank, int TimeoutMs) : T_(T), Rank_(Rank), TimeoutMs_(TimeoutMs) {}
+
+  int rank() const { return Rank_; }
+  const std::string &hostName() const { return Host_; }
+  void setHostName(std::string Host) { Host_ = std::move(Host); }
+  bool unanswering() const { return Unanswering_.load(std::memory_order_acquire); }
+
+  // Sends Kind with Payload (and Out as its bulk bytes); waits for a reply
+  // of kind Expect (or a StatusReply); with In non-empty, the reply's bulk
+  // bytes land there (Retrieve). What names the operation in errors
+  // ("Submit of 4096 bytes"), Device the server's device (-1: none).
+  template <typename P>
+  Expected<Reply> request(MessageKind Kind, const P &Payload, MessageKind Expect, const char *What,
+                          int32_t Device, std::span<const std::byte> Out = {},
+                          std::span<std::byte> In = {}) {
+    Writer W;
+    Payload.encode(W);
+    return requestBytes(Kind, W.take(), Expect, What, Device, Out, In);
+  }
+  // Shutdown: no reply; skipped for an unanswering rank.
+  Status shutdown();
+
+ private:
+  Expected<Reply> requestBytes(MessageKind Kind, std::vector<std::byte> Payload, MessageKind Expect,
+                               const char *What, int32_t Device, std::span<const std::byte> Out,
+                               std::span<std::byte> In);
+  Error failure(const char *What, int32_t Device, const Error &E, const Failure &F);
+  std::string who(int32_t Device) const;
+
+  Transport &T_;
+  const int Rank_;
+  const int TimeoutMs_;
+  std::string Host_;  // set once, after Hello, before the rank is shared
+  std::atomic<bool> Unanswering_{false};
+};
+
+}  // namespace omptarget::mpi

@@ -1,0 +1,239 @@
+#include "mpi_device.h"
+
+#include <cstring>
+#include <vector>
+
+namespace omptarget::mpi {
+
+namespace {
+
+// The launch environment's place in a kernel's arguments: the server's
+// plugin puts its own there (launch_kernel_async with KernelArgsVersion 3).
+char LaunchEnvironmentMarker;
+
+struct MpiEvent {
+  std::atomic<uint64_t> Queue{0};  // the queue of the last record; 0: none
+};
+
+uint64_t queueId(void *Queue) { return reinterpret_cast<uintptr_t>(Queue); }
+
+// A loaded image: the server's entries (device addresses), in the order of
+// the image's host entries.
+class MpiImage final : public plugin::DeviceImage {
+ public:
+  MpiImage(const __tgt_device_image &Source, LoadImageReply Reply)
+      : DeviceImage(Source), Reply_(std::move(Reply)) {}
+
+  Expected<void *> address(const char *Name, size_t Index) const {
+    if (Index >= Reply_.Entries.size() || Reply_.Entries[Index].Name != Name)
+      return makeError("entry %zu (%s) is not in the server's table of the image", Index, Name);
+    const uint64_t Addr = Reply_.Entries[Index].HostAddress;
+    if (!Addr) return makeError("the remote device has no address for %s", Name);
+    return reinterpret_cast<void *>(Addr);
+  }
+
+ private:
+  const LoadImageReply Reply_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<plugin::DeviceImage>> MpiDevice::loadImageImpl(
+    const __tgt_device_image &Image) {
+  auto *Begin = static_cast<const std::byte *>(Image.ImageStart);
+  auto *End = static_cast<const std::byte *>(Image.ImageEnd);
+  if (!Begin || !End || End <= Begin)
+    return makeError("invalid image bounds [%p, %p)", Image.ImageStart, Image.ImageEnd);
+  LoadImageRequest Req;
+  Req.Device = Info_.ServerDevice;
+  for (const __tgt_offload_entry *E = Image.EntriesBegin; E && E != Image.EntriesEnd; ++E)
+    Req.Entries.push_back(ImageEntry{E->name ? E->name : "", reinterpret_cast<uintptr_t>(E->addr),
+                                     E->size, static_cast<uint32_t>(E->flags),
+                                     static_cast<uint32_t>(E->reserved)});
+  const std::string What = formatString("LoadImage of %td bytes", End - Begin);
+  Expected<Reply> R =
+      Info_.Rank->request(MessageKind::LoadImage, Req, MessageKind::LoadImageReply, What.c_str(),
+                          Info_.ServerDevice, std::span<const std::byte>(Begin, End));
+  if (!R) return R.takeError();
+  Expected<LoadImageReply> Loaded = LoadImageReply::decode(R->Payload);
+  if (!Loaded)
+    return makeError("%s: the reply: %s", What.c_str(), Loaded.error().message().c_str());
+  if (Loaded->Entries.size() != Req.Entries.size())
+    return makeError("%s: the server loaded %zu entries of %zu", What.c_str(),
+                     Loaded->Entries.size(), Req.Entries.size());
+  return std::unique_ptr<plugin::DeviceImage>(
+      std::make_unique<MpiImage>(Image, std::move(*Loaded)));
+}
+
+Expected<void *> MpiDevice::getKernelImpl(plugin::DeviceImage &Image, const char *Name,
+                                          size_t Index) {
+  return static_cast<MpiImage &>(Image).address(Name, Index);
+}
+
+Expected<void *> MpiDevice::getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t,
+                                          size_t Index) {
+  return static_cast<MpiImage &>(Image).address(Name, Index);
+}
+
+Expected<void *> MpiDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind Kind) {
+  AllocRequest Req;
+  Req.Device = Info_.ServerDevice;
+  Req.Kind = static_cast<int32_t>(Kind);
+  Req.Bytes = Size;
+  const std::string What = formatString("Alloc of %zu bytes", Size);
+  Expected<Reply> R = Info_.Rank->request(MessageKind::Alloc, Req, MessageKind::PointerReply,
+                                          What.c_str(), Info_.ServerDevice);
+  if (!R) return R.takeError();
+  Expected<PointerReply> P = PointerReply::decode(R->Payload);
+  if (!P) return makeError("%s: the reply: %s", What.c_str(), P.error().message().c_str());
+  if (!P->Pointer)
+    return makeError("MPI device rank %d (%s), its device %d: %s", Info_.Rank->rank(),
+                     Info_.Rank->hostName().c_str(), static_cast<int>(Info_.ServerDevice),
+                     P->Message.c_str());
+  return reinterpret_cast<void *>(P->Pointer);
+}
+
+Status MpiDevice::freeImpl(void *TgtPtr) {
+  FreeRequest Req;
+  Req.Device = Info_.ServerDevice;
+  Req.Pointer = reinterpret_cast<uintptr_t>(TgtPtr);
+  const std::string What = formatString("Free of %p", TgtPtr);
+  Expected<Reply> R = Info_.Rank->request(MessageKind::Free, Req, MessageKind::StatusReply,
+                                          What.c_str(), Info_.ServerDevice);
+  if (!R) return R.takeError();
+  return {};
+}
+
+Expected<void *> MpiDevice::createQueueImpl() {
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(NextQueue_.fetch_add(1)));
+}
+
+Status MpiDevice::queueRequest(MessageKind Kind, uint64_t Queue, const char *What, bool *Pending) {
+  QueueRequest Req;
+  Req.Device = Info_.ServerDevice;
+  Req.Queue = Queue;
+  Expected<Reply> R =
+      Info_.Rank->request(Kind, Req, MessageKind::StatusReply, What, Info_.ServerDevice);
+  if (!R) return R.takeError();
+  if (Pending) {
+    Expected<StatusReply> S = StatusReply::decode(R->Payload);
+    if (!S) return makeError("%s: the reply: %s", What, S.error().message().c_str());
+    *Pending = S->Code == StatusReply::kPending;
+  }
+  return {};
+}
+
+Status MpiDevice::destroyQueueImpl(void *Queue) {
+  return queueRequest(MessageKind::Synchronize, queueId(Queue), "Synchronize", nullptr);
+}
+
+Status MpiDevice::synchronizeImpl(void *Queue) {
+  return queueRequest(MessageKind::Synchronize, queueId(Queue), "Synchronize", nullptr);
+}
+
+Expected<bool> MpiDevice::queueIdleImpl(void *Queue) {
+  bool Pending = false;
+  if (Status S = queueRequest(MessageKind::Query, queueId(Queue), "Query", &Pending); !S)
+    return S.takeError();
+  return !Pending;
+}
+
+Status MpiDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) {
+  CopyRequest Req;
+  Req.Device = Info_.ServerDevice;
+  Req.Pointer = reinterpret_cast<uintptr_t>(TgtPtr);
+  Req.Bytes = Size;
+  Req.Queue = queueId(Queue);
+  const std::string What = formatString("Submit of %zu bytes", Size);
+  Expected<Reply> R =
+      Info_.Rank->request(MessageKind::Submit, Req, MessageKind::StatusReply, What.c_str(),
+                          Info_.ServerDevice,
+                          std::span<const std::byte>(static_cast<const std::byte *>(HstPtr), Size));
+  if (!R) return R.takeError();
+  return {};
+}
+
+Status MpiDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
+  CopyRequest Req;
+  Req.Device = Info_.ServerDevice;
+  Req.Pointer = reinterpret_cast<uintptr_t>(TgtPtr);
+  Req.Bytes = Size;
+  Req.Queue = queueId(Queue);
+  const std::string What = formatString("Retrieve of %zu bytes", Size);
+  Expected<Reply> R =
+      Info_.Rank->request(MessageKind::Retrieve, Req, MessageKind::StatusReply, What.c_str(),
+                          Info_.ServerDevice, {},
+                          std::span<std::byte>(static_cast<std::byte *>(HstPtr), Size));
+  if (!R) return R.takeError();
+  return {};
+}
+
+Expected<void *> MpiDevice::launchEnvironmentImpl(const plugin::KernelLaunch &, void *) {
+  return static_cast<void *>(&LaunchEnvironmentMarker);
+}
+
+Status MpiDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
+  LaunchRequest Req;
+  Req.Device = Info_.ServerDevice;
+  Req.Queue = queueId(Queue);
+  Req.Entry = reinterpret_cast<uintptr_t>(L.Entry);
+  Req.NumTeams[0] = static_cast<uint32_t>(L.NumTeams);
+  Req.NumTeams[1] = L.TeamsYZ[0];
+  Req.NumTeams[2] = L.TeamsYZ[1];
+  Req.ThreadLimit[0] = static_cast<uint32_t>(L.ThreadLimit);
+  Req.ThreadLimit[1] = L.ThreadsYZ[0];
+  Req.ThreadLimit[2] = L.ThreadsYZ[1];
+  Req.DynCGroupMem = L.DynCGroupMem;
+  Req.KernelArgsVersion = L.KernelArgsVersion;
+  Req.IsTeamRegion = L.IsTeamRegion ? 1 : 0;
+  Req.LoopTripCount = L.LoopTripCount;
+  int32_t First = 0;
+  // Our marker in front: the launch environment, which the server's plugin
+  // makes (a clang 18/19 kernel); the server gets the version that says so.
+  if (L.NumArgs > 0 && L.Args[0] == &LaunchEnvironmentMarker) {
+    First = 1;
+    Req.KernelArgsVersion = abi::kKernelArgsMinVersionWithLaunchEnv;
+  }
+  for (int32_t I = First; I < L.NumArgs; ++I) {
+    Req.Args.push_back(reinterpret_cast<uintptr_t>(L.Args[I]));
+    Req.Offsets.push_back(L.Offsets[I]);
+  }
+  const std::string What = formatString("Launch of %s", L.Name);
+  Expected<Reply> R = Info_.Rank->request(MessageKind::Launch, Req, MessageKind::StatusReply,
+                                          What.c_str(), Info_.ServerDevice);
+  if (!R) return R.takeError();
+  return {};
+}
+
+Expected<void *> MpiDevice::createEventImpl() { return std::make_unique<MpiEvent>().release(); }
+
+Status MpiDevice::destroyEventImpl(void *Event) {
+  std::unique_ptr<MpiEvent> Owned(static_cast<MpiEvent *>(Event));
+  return {};
+}
+
+Status MpiDevice::recordEventImpl(void *Event, void *Queue) {
+  static_cast<MpiEvent *>(Event)->Queue.store(queueId(Queue), std::memory_order_release);
+  return {};
+}
+
+Status MpiDevice::waitEventImpl(void *Event, void *) { return syncEventImpl(Event); }
+
+Status MpiDevice::syncEventImpl(void *Event) {
+  const uint64_t Q = static_cast<MpiEvent *>(Event)->Queue.load(std::memory_order_acquire);
+  if (Q == 0) return {};
+  return queueRequest(MessageKind::Synchronize, Q, "Synchronize (event)", nullptr);
+}
+
+void MpiDevice::describeImpl(plugin::PropertySink &Sink) {
+  Sink.add("name", Info_.Name);
+  Sink.add("device_type",
+           formatString("remote (%s device %d of the server on MPI rank %d)", Info_.Plugin.c_str(),
+                        static_cast<int>(Info_.ServerDevice), Info_.Rank->rank()));
+  Sink.add("mpi_rank", Info_.Rank->rank());
+  Sink.add("host_name", Info_.Rank->hostName());
+  Sink.add("remote_plugin", Info_.Plugin);
+  Sink.add("remote_device_id", Info_.ServerDevice);
+}
+
+}  // namespace omptarget::mpi

@@ -1,0 +1,81 @@
+// MpiDevice: one device of a device server on another MPI rank, seen as a
+// device of the program. Each hook is one request to the server (mpi_client.h):
+// the server does the work on its own plugin's device and answers.
+//
+// Queues are ids (1, 2, ... per device, never reused), which the server maps
+// to one __tgt_async_info each. Copies complete before their hook returns
+// (the server orders them after the work of their queue); launches are
+// queued on the server, whose Synchronize and Query answer for the queue.
+// Events are conservative: record remembers the queue, wait and sync
+// synchronize the remembered queue (waiting for at least the work recorded,
+// which is correct, if slower than a device event).
+// Kernel handles and global addresses are the server's device addresses
+// (LoadImage's reply); the server refuses any it did not hand out.
+// Thread safety: NextQueue_ is atomic, an event's queue id is atomic; the
+// rest is immutable after construction (the rank locks nothing: its
+// transport is thread-safe).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "generic_device.h"
+#include "mpi_client.h"
+
+namespace omptarget::mpi {
+
+struct RemoteDeviceInfo {
+  RemoteRank *Rank = nullptr;
+  int32_t ServerDevice = 0;  // the device's number on its server
+  std::string Plugin;        // the server's plugin ("x86_64")
+  std::string Name;
+};
+
+class MpiDevice final : public plugin::GenericDevice {
+ public:
+  MpiDevice(plugin::GenericPlugin &Plugin, int32_t DeviceId, RemoteDeviceInfo Info)
+      : GenericDevice(Plugin, DeviceId), Info_(std::move(Info)) {}
+
+ protected:
+  Status initImpl() override { return {}; }
+
+  Expected<std::unique_ptr<plugin::DeviceImage>> loadImageImpl(
+      const __tgt_device_image &Image) override;
+  Expected<void *> getKernelImpl(plugin::DeviceImage &Image, const char *Name,
+                                 size_t Index) override;
+  Expected<void *> getGlobalImpl(plugin::DeviceImage &Image, const char *Name, size_t Size,
+                                 size_t Index) override;
+
+  Expected<void *> allocImpl(size_t Size, void *HostPtr, abi::TargetAllocKind Kind) override;
+  Status freeImpl(void *TgtPtr) override;
+
+  Expected<void *> createQueueImpl() override;
+  Status destroyQueueImpl(void *Queue) override;
+  Status synchronizeImpl(void *Queue) override;
+  Expected<bool> queueIdleImpl(void *Queue) override;
+
+  Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) override;
+  Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) override;
+
+  Status launchImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
+  // A marker the server's own plugin replaces with its launch environment.
+  Expected<void *> launchEnvironmentImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
+
+  Expected<void *> createEventImpl() override;
+  Status destroyEventImpl(void *Event) override;
+  Status recordEventImpl(void *Event, void *Queue) override;
+  Status waitEventImpl(void *Event, void *Queue) override;
+  Status syncEventImpl(void *Event) override;
+
+  // name, device_type, mpi_rank, host_name, the server's plugin and device.
+  void describeImpl(plugin::PropertySink &Sink) override;
+
+ private:
+  Status queueRequest(MessageKind Kind, uint64_t Queue, const char *What, bool *Pending);
+
+  const RemoteDeviceInfo Info_;
+  std::atomic<uint64_t> NextQueue_{1};
+};
+
+}  // namespace omptarget::mpi

@@ -1,0 +1,281 @@
+// MpiTransport: the Transport of mpi_transport.h on Open MPI (or any MPI
+// with MPI_THREAD_MULTIPLE). Built into libomptarget.mpi_transport.so and
+// into the device server; the only file of the plugin that calls MPI.
+//
+// Locks: CounterMutex_ (a std::mutex) guards NextTag_ and NextRequestId_.
+// Everything else is written once by the constructor, before the object is
+// shared. Waiting polls MPI_Test (a few hundred spins, then sleeps of 20 us)
+// so an idle waiter does not keep a core busy.
+#include "mpi_transport.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "mpi_protocol.h"
+
+namespace omptarget::mpi {
+
+namespace {
+
+std::string mpiErrorText(int Code) {
+  char Text[MPI_MAX_ERROR_STRING];
+  int Length = 0;
+  if (MPI_Error_string(Code, Text, &Length) != MPI_SUCCESS)
+    return formatString("MPI error %d", Code);
+  return std::string(Text, static_cast<size_t>(Length));
+}
+
+const char *threadLevelName(int Level) {
+  switch (Level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+    default: return "an unknown thread level";
+  }
+}
+
+class Deadline {
+ public:
+  explicit Deadline(int TimeoutMs)
+      : Forever_(TimeoutMs < 0),
+        At_(std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(TimeoutMs, 0))) {}
+  bool passed() const { return !Forever_ && std::chrono::steady_clock::now() >= At_; }
+
+ private:
+  bool Forever_;
+  std::chrono::steady_clock::time_point At_;
+};
+
+// Spins a little, then sleeps between polls.
+class Backoff {
+ public:
+  void pause() {
+    if (++Polls_ < 200) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+
+ private:
+  int Polls_ = 0;
+};
+
+class MpiTransport final : public Transport {
+ public:
+  MpiTransport(MPI_Comm Comm, bool OwnsMpi, int Rank, int Size, std::string Host, uint32_t TagUb)
+      : Comm_(Comm),
+        OwnsMpi_(OwnsMpi),
+        Rank_(Rank),
+        Size_(Size),
+        Host_(std::move(Host)),
+        TagUb_(TagUb) {}
+
+  int rank() const override { return Rank_; }
+  int size() const override { return Size_; }
+  const std::string &hostName() const override { return Host_; }
+
+  uint32_t newTag() override {
+    std::lock_guard<std::mutex> Lock(CounterMutex_);
+    if (NextTag_ > TagUb_ || NextTag_ < kFirstReplyTag) NextTag_ = kFirstReplyTag;
+    return NextTag_++;
+  }
+  uint64_t newRequestId() override {
+    std::lock_guard<std::mutex> Lock(CounterMutex_);
+    return NextRequestId_++;
+  }
+
+  Status send(int Rank, int Tag, std::span<const std::byte> Bytes, int TimeoutMs,
+              Failure *F) override {
+    if (Bytes.size() > static_cast<size_t>(INT32_MAX))
+      return makeError("a message of %zu bytes is larger than one MPI message", Bytes.size());
+    MPI_Request R;
+    int Rc =
+        MPI_Isend(Bytes.data(), static_cast<int>(Bytes.size()), MPI_BYTE, Rank, Tag, Comm_, &R);
+    if (Rc != MPI_SUCCESS) return makeError("MPI_Isend: %s", mpiErrorText(Rc).c_str());
+    return wait(R, nullptr, TimeoutMs, F, /*IsSend=*/true);
+  }
+
+  Expected<Received> receive(int Rank, int Tag, size_t MaxBytes, int TimeoutMs,
+                             Failure *F) override {
+    const int Source = Rank < 0 ? MPI_ANY_SOURCE : Rank;
+    Deadline D(TimeoutMs);
+    Backoff B;
+    MPI_Message Message;
+    MPI_Status St;
+    for (;;) {
+      int Found = 0;
+      int Rc = MPI_Improbe(Source, Tag, Comm_, &Found, &Message, &St);
+      if (Rc != MPI_SUCCESS) return makeError("MPI_Improbe: %s", mpiErrorText(Rc).c_str());
+      if (Found) break;
+      if (D.passed()) {
+        if (F) F->TimedOut = true;
+        return makeError("no message within %d ms", TimeoutMs);
+      }
+      B.pause();
+    }
+    int Count = 0;
+    MPI_Get_count(&St, MPI_BYTE, &Count);
+    Received Out;
+    Out.Source = St.MPI_SOURCE;
+    const bool TooLong = Count < 0 || static_cast<size_t>(Count) > MaxBytes;
+    // A message too long is still taken (into nothing: MPI truncates it),
+    // so that it does not stay queued.
+    Out.Bytes.resize(TooLong ? 0 : static_cast<size_t>(Count));
+    MPI_Request R;
+    int Rc =
+        MPI_Imrecv(Out.Bytes.data(), static_cast<int>(Out.Bytes.size()), MPI_BYTE, &Message, &R);
+    if (Rc != MPI_SUCCESS) return makeError("MPI_Imrecv: %s", mpiErrorText(Rc).c_str());
+    Status S = wait(R, nullptr, TimeoutMs, F, false);
+    if (TooLong)
+      return makeError("a message of %d bytes from rank %d, longer than the %zu expected", Count,
+                       Out.Source, MaxBytes);
+    if (!S) return S.takeError();
+    return Out;
+  }
+
+  Status sendData(int Rank, int Tag, std::span<const std::byte> Bytes, int TimeoutMs,
+                  Failure *F) override {
+    for (size_t Off = 0; Off < Bytes.size(); Off += kMaxChunkBytes) {
+      const size_t N = std::min<size_t>(kMaxChunkBytes, Bytes.size() - Off);
+      if (Status S = send(Rank, Tag, Bytes.subspan(Off, N), TimeoutMs, F); !S)
+        return makeError("chunk at byte %zu of %zu: %s", Off, Bytes.size(),
+                         S.error().message().c_str());
+    }
+    return {};
+  }
+
+  Status receiveData(int Rank, int Tag, std::span<std::byte> Into, int TimeoutMs,
+                     Failure *F) override {
+    for (size_t Off = 0; Off < Into.size(); Off += kMaxChunkBytes) {
+      const size_t N = std::min<size_t>(kMaxChunkBytes, Into.size() - Off);
+      MPI_Request R;
+      int Rc = MPI_Irecv(Into.data() + Off, static_cast<int>(N), MPI_BYTE, Rank, Tag, Comm_, &R);
+      if (Rc != MPI_SUCCESS) return makeError("MPI_Irecv: %s", mpiErrorText(Rc).c_str());
+      MPI_Status St;
+      if (Status S = wait(R, &St, TimeoutMs, F, false); !S)
+        return makeError("chunk at byte %zu of %zu: %s", Off, Into.size(),
+                         S.error().message().c_str());
+      int Count = 0;
+      MPI_Get_count(&St, MPI_BYTE, &Count);
+      if (Count < 0 || static_cast<size_t>(Count) != N)
+        return makeError("chunk at byte %zu of %zu: %d bytes arrived, %zu expected", Off,
+                         Into.size(), Count, N);
+    }
+    return {};
+  }
+
+  void close(bool Finalize) override {
+    int Finalized = 0;
+    MPI_Finalized(&Finalized);
+    if (Finalized) return;
+    MPI_Comm_free(&Comm_);
+    if (OwnsMpi_ && Finalize) MPI_Finalize();
+  }
+
+ private:
+  Status wait(MPI_Request &R, MPI_Status *St, int TimeoutMs, Failure *F, bool IsSend) {
+    Deadline D(TimeoutMs);
+    Backoff B;
+    for (;;) {
+      int Done = 0;
+      MPI_Status Local;
+      int Rc = MPI_Test(&R, &Done, St ? St : &Local);
+      if (Rc != MPI_SUCCESS) return makeError("MPI_Test: %s", mpiErrorText(Rc).c_str());
+      if (Done) return {};
+      if (D.passed()) {
+        // A receive that matched nothing is cancelled for good; a send may
+        // not be cancellable, and is left to complete (its buffer is the
+        // caller's, which a timed-out peer is never sent to again).
+        MPI_Cancel(&R);
+        if (IsSend)
+          MPI_Request_free(&R);
+        else
+          MPI_Wait(&R, MPI_STATUS_IGNORE);
+        if (F) F->TimedOut = true;
+        return makeError("no answer within %d ms", TimeoutMs);
+      }
+      B.pause();
+    }
+  }
+
+  MPI_Comm Comm_;
+  const bool OwnsMpi_;
+  const int Rank_;
+  const int Size_;
+  const std::string Host_;
+  const uint32_t TagUb_;
+  std::mutex CounterMutex_;
+  uint32_t NextTag_ = kFirstReplyTag;  // guarded by CounterMutex_
+  uint64_t NextRequestId_ = 1;         // guarded by CounterMutex_
+};
+
+void setWhy(char *Why, size_t WhyBytes, const std::string &Text) {
+  if (!Why || WhyBytes == 0) return;
+  const size_t N = std::min(Text.size(), WhyBytes - 1);
+  std::memcpy(Why, Text.data(), N);
+  Why[N] = '\0';
+}
+
+Expected<std::unique_ptr<Transport>> open() {
+  int Initialized = 0;
+  MPI_Initialized(&Initialized);
+  int Provided = MPI_THREAD_SINGLE;
+  bool Owns = false;
+  if (Initialized) {
+    MPI_Query_thread(&Provided);
+    if (Provided < MPI_THREAD_MULTIPLE)
+      return makeError(
+          "MPI was initialised before the MPI plugin with %s; remote devices need "
+          "MPI_THREAD_MULTIPLE",
+          threadLevelName(Provided));
+  } else {
+    int Rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &Provided);
+    if (Rc != MPI_SUCCESS) return makeError("MPI_Init_thread: %s", mpiErrorText(Rc).c_str());
+    Owns = true;
+  }
+  // Collective: every rank (the program and each server) dups once, at
+  // start-up, before it checks anything that the others might not share.
+  MPI_Comm Comm;
+  int Rc = MPI_Comm_dup(MPI_COMM_WORLD, &Comm);
+  if (Rc != MPI_SUCCESS) return makeError("MPI_Comm_dup: %s", mpiErrorText(Rc).c_str());
+  MPI_Comm_set_errhandler(Comm, MPI_ERRORS_RETURN);
+  if (Provided < MPI_THREAD_MULTIPLE) {
+    MPI_Comm_free(&Comm);
+    return makeError("the MPI library provides %s; remote devices need MPI_THREAD_MULTIPLE",
+                     threadLevelName(Provided));
+  }
+  int Rank = 0, Size = 0;
+  MPI_Comm_rank(Comm, &Rank);
+  MPI_Comm_size(Comm, &Size);
+  char Host[MPI_MAX_PROCESSOR_NAME] = {};
+  int HostLength = 0;
+  MPI_Get_processor_name(Host, &HostLength);
+  void *UbAttr = nullptr;
+  int HasUb = 0;
+  MPI_Comm_get_attr(Comm, MPI_TAG_UB, &UbAttr, &HasUb);
+  uint32_t TagUb = 32767;  // the least MPI guarantees
+  if (HasUb && UbAttr)
+    TagUb = static_cast<uint32_t>(
+        std::min<int>(*static_cast<int *>(UbAttr), static_cast<int>(kMaxTag)));
+  return std::unique_ptr<Transport>(
+      std::make_unique<MpiTransport>(Comm, Owns, Rank, Size,
+                                     std::string(Host, static_cast<size_t>(HostLength)), TagUb));
+}
+
+}  // namespace
+
+}  // namespace omptarget::mpi
+
+extern "C" __attribute__((visibility("default"))) omptarget::mpi::Transport *
+omptarget_mpi_open_transport(char *Why, size_t WhyBytes) {
+  omptarget::Expected<std::unique_ptr<omptarget::mpi::Transport>> T = omptarget::mpi::open();
+  if (!T) {
+    omptarget::mpi::setWhy(Why, WhyBytes, T.error().message());
+    return nullptr;
+  }
+  return T->release();
+}

@@ -1,0 +1,110 @@
+// RequestHandler: what the device server (omptarget-mpi-device) does with
+// one request, as bytes in and bytes out, with no MPI in it (the server's
+// main loop receives and sends; tests drive it directly).
+//
+// Contract:
+//  - handle() takes one control message as it arrived and answers it
+//    through the Channel: the reply on the request's ReplyTag, bulk bytes
+//    in and out on it. Nothing received is trusted: a message that does not
+//    decode, names a device out of range, a pointer range outside what this
+//    server allocated or loaded, a kernel handle it did not hand out, a
+//    size out of range, or a queue beyond the limit, is refused with a
+//    StatusReply kFailed whose line says what and why (a message too broken
+//    to have a reply tag is only counted and described by lastRefusal());
+//    the server keeps serving. Bulk bytes of a refused request are still
+//    received (and dropped) so the sender's sends complete.
+//  - The devices are those of the plugins given, numbered in their order,
+//    each called through its __tgt_rtl_* functions only. A device is
+//    initialised on first use. Each (device, plugin-side queue id) has one
+//    __tgt_async_info; queue 0 means "no queue": the operation completes
+//    before its reply. Copies are ordered after the work of their queue
+//    (the queue is synchronized first), then done synchronously.
+//  - Kernel arguments are values; the server cannot check what a kernel
+//    does with them.
+// Thread safety: none; the server calls it from one thread.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "mpi_protocol.h"
+#include "plugin.h"
+
+namespace omptarget::mpi {
+
+// One plugin the server serves: its entries and how many devices it has.
+struct ServedPlugin {
+  std::string Name;  // "x86_64", "cuda"
+  core::PluginFunctions Fn;
+  int32_t NumDevices = 0;
+};
+
+// Where a request's reply and bulk bytes go (the server: MPI to the rank
+// that sent the request).
+class Channel {
+ public:
+  virtual Status reply(uint32_t Tag, std::span<const std::byte> Message) = 0;
+  virtual Status receiveData(uint32_t Tag, std::span<std::byte> Into) = 0;
+  virtual Status sendData(uint32_t Tag, std::span<const std::byte> Bytes) = 0;
+
+ protected:
+  ~Channel() = default;
+};
+
+class RequestHandler {
+ public:
+  static constexpr uint64_t kMaxAllocBytes = uint64_t{1} << 46;
+  static constexpr uint64_t kMaxImageBytes = uint64_t{1} << 31;
+  static constexpr size_t kMaxQueuesPerDevice = 4096;
+
+  RequestHandler(std::vector<ServedPlugin> Plugins, std::string HostName);
+  ~RequestHandler();
+  RequestHandler(const RequestHandler &) = delete;
+  RequestHandler &operator=(const RequestHandler &) = delete;
+
+  enum class Next { Serve, Stop };
+  Next handle(std::span<const std::byte> Message, Channel &C);
+
+  int32_t numDevices() const { return static_cast<int32_t>(Devices_.size()); }
+  size_t refusals() const { return Refusals_; }
+  const std::string &lastRefusal() const { return LastRefusal_; }
+
+ private:
+  struct LoadedImage;
+  struct Device;
+
+  Expected<Device *> device(int32_t Id);
+  Expected<__tgt_async_info *> queue(Device &D, uint64_t Queue, bool Create);
+  Status syncQueue(Device &D, uint64_t Queue);
+  static bool inRange(const Device &D, uint64_t Ptr, uint64_t Bytes);
+
+  // Each answers one request; an Error is the refusal's line.
+  Status hello(const Header &H, std::span<const std::byte> P, Channel &C);
+  Status alloc(const Header &H, std::span<const std::byte> P, Channel &C);
+  Status free(const Header &H, std::span<const std::byte> P, Channel &C);
+  Status submit(const Header &H, std::span<const std::byte> P, Channel &C, bool &Drained);
+  Status retrieve(const Header &H, std::span<const std::byte> P, Channel &C);
+  Status launch(const Header &H, std::span<const std::byte> P, Channel &C);
+  Status synchronize(const Header &H, std::span<const std::byte> P, Channel &C, bool Query);
+  Status loadImage(const Header &H, std::span<const std::byte> P, Channel &C, bool &Drained);
+
+  void refuse(const Header *H, const std::string &Line, Channel &C);
+  void drain(const Header &H, Channel &C);
+  Status replyStatus(const Header &H, int32_t Code, std::string Message, Channel &C,
+                     uint64_t DataBytes = 0);
+
+  std::vector<ServedPlugin> Plugins_;
+  std::string HostName_;
+  std::vector<std::unique_ptr<Device>> Devices_;
+  size_t Refusals_ = 0;
+  std::string LastRefusal_;
+};
+
+}  // namespace omptarget::mpi

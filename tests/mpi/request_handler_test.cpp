@@ -1,0 +1,198 @@
+// The device server's request handling (src/plugins/mpi/server/
+// request_handler.h) without MPI: requests as bytes, a recording channel,
+// and a one-device plugin of plain memory. Asserted: valid requests work
+// (alloc, submit, retrieve with its trailer, free); malformed or foreign
+// messages, devices out of range, pointers and kernels the server did not
+// hand out are refused with a line on the request's reply tag, their bulk
+// bytes are still drained, and the server keeps serving.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "mpi_protocol.h"
+#include "request_handler.h"
+
+namespace {
+
+using namespace omptarget;
+using namespace omptarget::mpi;
+
+// A plugin of one device whose memory is the heap.
+int32_t fakeInit(int32_t) { return 0; }
+void *fakeAlloc(int32_t, int64_t Size, void *, int32_t) {
+  return std::malloc(static_cast<size_t>(Size));
+}
+int32_t fakeDelete(int32_t, void *P) {
+  std::free(P);
+  return 0;
+}
+int32_t fakeSubmit(int32_t, void *Tgt, void *Hst, int64_t Size) {
+  std::memcpy(Tgt, Hst, static_cast<size_t>(Size));
+  return 0;
+}
+int32_t fakeRetrieve(int32_t, void *Hst, void *Tgt, int64_t Size) {
+  std::memcpy(Hst, Tgt, static_cast<size_t>(Size));
+  return 0;
+}
+
+ServedPlugin fakePlugin() {
+  ServedPlugin P;
+  P.Name = "fake";
+  P.NumDevices = 1;
+  P.Fn.init_device = fakeInit;
+  P.Fn.data_alloc = fakeAlloc;
+  P.Fn.data_delete = fakeDelete;
+  P.Fn.data_submit = fakeSubmit;
+  P.Fn.data_retrieve = fakeRetrieve;
+  return P;
+}
+
+struct Sent {
+  uint32_t Tag;
+  std::vector<std::byte> Bytes;
+};
+
+class RecordingChannel final : public Channel {
+ public:
+  Status reply(uint32_t Tag, std::span<const std::byte> M) override {
+    Replies.push_back({Tag, {M.begin(), M.end()}});
+    return {};
+  }
+  Status receiveData(uint32_t, std::span<std::byte> Into) override {
+    std::memset(Into.data(), 0x5a, Into.size());
+    Received += Into.size();
+    return {};
+  }
+  Status sendData(uint32_t Tag, std::span<const std::byte> B) override {
+    Data.push_back({Tag, {B.begin(), B.end()}});
+    return {};
+  }
+  std::vector<Sent> Replies, Data;
+  size_t Received = 0;
+};
+
+template <typename P>
+std::vector<std::byte> request(MessageKind Kind, const P &Payload, uint64_t DataBytes = 0) {
+  Header H;
+  H.Kind = Kind;
+  H.RequestId = 7;
+  H.ReplyTag = 100;
+  if (DataBytes) {
+    H.DataTag = 100;
+    H.DataBytes = DataBytes;
+  }
+  return encodeMessage(H, Payload);
+}
+
+StatusReply statusOf(const Sent &S) {
+  Expected<Header> H = decodeHeader(S.Bytes);
+  EXPECT_TRUE(H);
+  EXPECT_EQ(H->Kind, MessageKind::StatusReply);
+  Expected<StatusReply> R = StatusReply::decode(payloadOf(S.Bytes));
+  EXPECT_TRUE(R);
+  return R ? *R : StatusReply{};
+}
+
+TEST(MpiServer, AllocSubmitRetrieveFree) {
+  RequestHandler H({fakePlugin()}, "node");
+  RecordingChannel C;
+  AllocRequest A;
+  A.Bytes = 64;
+  H.handle(request(MessageKind::Alloc, A), C);
+  ASSERT_EQ(C.Replies.size(), 1u);
+  Expected<PointerReply> P = PointerReply::decode(payloadOf(C.Replies[0].Bytes));
+  ASSERT_TRUE(P);
+  ASSERT_NE(P->Pointer, 0u);
+
+  CopyRequest Copy;
+  Copy.Pointer = P->Pointer + 16;  // inside the allocation
+  Copy.Bytes = 32;
+  H.handle(request(MessageKind::Submit, Copy, 32), C);
+  EXPECT_EQ(C.Received, 32u);
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+
+  H.handle(request(MessageKind::Retrieve, Copy), C);
+  ASSERT_EQ(C.Data.size(), 1u);
+  EXPECT_EQ(C.Data[0].Bytes.size(), 32u);
+  EXPECT_EQ(C.Data[0].Bytes[5], std::byte{0x5a});
+  ASSERT_GE(C.Replies.size(), 4u);  // the reply and its trailer
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+
+  FreeRequest F;
+  F.Pointer = P->Pointer;
+  H.handle(request(MessageKind::Free, F), C);
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+  EXPECT_EQ(H.refusals(), 0u);
+
+  // Freed: neither a copy nor a second free is accepted now.
+  H.handle(request(MessageKind::Free, F), C);
+  StatusReply R = statusOf(C.Replies.back());
+  EXPECT_EQ(R.Code, StatusReply::kFailed);
+  EXPECT_NE(R.Message.find("is not an allocation"), std::string::npos) << R.Message;
+}
+
+TEST(MpiServer, RefusesWhatItDidNotHandOut) {
+  RequestHandler H({fakePlugin()}, "node");
+  RecordingChannel C;
+  auto ExpectRefused = [&](std::vector<std::byte> M, const char *Part) {
+    const size_t Before = C.Replies.size();
+    EXPECT_EQ(H.handle(M, C), RequestHandler::Next::Serve);
+    ASSERT_EQ(C.Replies.size(), Before + 1);
+    EXPECT_EQ(C.Replies.back().Tag, 100u);
+    StatusReply R = statusOf(C.Replies.back());
+    EXPECT_EQ(R.Code, StatusReply::kFailed);
+    EXPECT_NE(R.Message.find(Part), std::string::npos) << R.Message;
+  };
+  CopyRequest Copy;
+  Copy.Pointer = 0x1000;
+  Copy.Bytes = 4096;
+  ExpectRefused(request(MessageKind::Submit, Copy, 4096), "is not inside memory");
+  EXPECT_EQ(C.Received, 4096u);  // drained all the same
+  ExpectRefused(request(MessageKind::Retrieve, Copy), "is not inside memory");
+  Copy.Device = 3;
+  ExpectRefused(request(MessageKind::Retrieve, Copy), "device 3 out of range (this server has 1)");
+  LaunchRequest L;
+  L.Entry = 0x4000;
+  ExpectRefused(request(MessageKind::Launch, L), "is not a kernel this server's device 0 loaded");
+  AllocRequest A;
+  A.Bytes = uint64_t{1} << 60;
+  ExpectRefused(request(MessageKind::Alloc, A), "a size of");
+  // A payload that does not decode (a byte too many).
+  std::vector<std::byte> M = request(MessageKind::Alloc, AllocRequest{});
+  M.push_back(std::byte{0});
+  M[16] = static_cast<std::byte>(static_cast<unsigned char>(M[16]) + 1);  // payload size + 1
+  ExpectRefused(M, "left over");
+
+  // Another version: refused on its reply tag too, with both versions.
+  M = request(MessageKind::Hello, HelloRequest{});
+  M[4] = std::byte{kProtocolVersion + 1};
+  ExpectRefused(M, "protocol version 2, this side speaks version 1");
+  // Garbage: no reply tag to answer on; counted, the server goes on.
+  const size_t Before = C.Replies.size();
+  std::vector<std::byte> Garbage(13, std::byte{0x33});
+  EXPECT_EQ(H.handle(Garbage, C), RequestHandler::Next::Serve);
+  EXPECT_EQ(C.Replies.size(), Before);
+  EXPECT_NE(H.lastRefusal().find("does not decode"), std::string::npos) << H.lastRefusal();
+
+  Header S;
+  S.Kind = MessageKind::Shutdown;
+  EXPECT_EQ(H.handle(encodeHeader(S), C), RequestHandler::Next::Stop);
+}
+
+TEST(MpiServer, HelloListsTheDevices) {
+  RequestHandler H({fakePlugin()}, "node9");
+  RecordingChannel C;
+  H.handle(request(MessageKind::Hello, HelloRequest{}), C);
+  ASSERT_EQ(C.Replies.size(), 1u);
+  Expected<HelloReply> R = HelloReply::decode(payloadOf(C.Replies[0].Bytes));
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->HostName, "node9");
+  ASSERT_EQ(R->Devices.size(), 1u);
+  EXPECT_EQ(R->Devices[0].Plugin, "fake");
+}
+
+}  // namespace
