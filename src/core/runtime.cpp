@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "debug.h"
+#include "default_device.h"
 #include "descriptor_check.h"
 #include "env.h"
 #include "exit_mark.h"
@@ -218,6 +219,9 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
   std::string IdlePlugins;
   int Accepted = Images_.registerLib(Desc, requiresFlags(), IdlePlugins);
   exit_mark::arm();  // the plugins that took an image have started their drivers
+  // OMPTARGET_LOCAL_RANK_DEVICE: resolved once, by the first registration
+  // that leaves devices (default_device.h).
+  localRankDevice().resolve(Devices_.size(), libompDefaultDeviceIcv());
   if (Desc->NumDeviceImages == 0) return;
   if (!IdlePlugins.empty()) {
     // Taken by a plugin that found no device (no GPU, no driver): say so
