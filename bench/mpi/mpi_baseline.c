@@ -1,0 +1,168 @@
+// The MPI plugin's benchmark, plain MPI side (the baseline): two ranks,
+//   mpirun -np 2 mpi_baseline
+// exchanging the messages the plugin exchanges, with blocking MPI_Send and
+// MPI_Recv and nothing else. Rank 0 plays the program, rank 1 the server.
+//
+// Cases (rank 0 prints one line each: `case=NAME value=V unit=U reps=N`):
+//   empty_region      what one empty target region costs the plugin on the
+//                     wire: a Launch request (40-byte header + 68-byte
+//                     payload, no arguments) answered by a StatusReply
+//                     (40 + 8), then a Synchronize request (40 + 12)
+//                     answered by a StatusReply (40 + 8): two round trips,
+//                     timed together; median, us/region.
+//   submit_<size>     rank 0 -> rank 1: a 72-byte request (Submit: header +
+//                     copy payload), then the data in chunks of at most
+//                     8 MiB (kMaxChunkBytes, mpi_protocol.h) received in
+//                     place, then a 48-byte reply; median, GB/s.
+//   retrieve_<size>   rank 1 -> rank 0: a 72-byte request, a 48-byte reply,
+//                     the data in 8 MiB chunks received in place, then a
+//                     48-byte trailer; median, GB/s.
+//                     Sizes 4K 64K 1M 16M 256M 1G, up to MPI_BENCH_MAX_BYTES.
+//   nowait_chain      not measured here (no MPI counterpart beyond
+//                     empty_region: the script compares it with 1/empty_region).
+// The byte counts are those of mpi_protocol.h/.cpp for clang 14's empty
+// kernel (no arguments) and an empty status message. The message sizes
+// matter little; what differs from the plugin is everything else: no
+// polling with sleeps, no request decoding, no extra copy on rank 1.
+// Environment: MPI_BENCH_MAX_BYTES, MPI_BENCH_REGIONS, MPI_BENCH_COPY_BYTES,
+// as for mpi_offload_bench.c (the same defaults).
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kHeader = 40, kLaunch = kHeader + 68, kSync = kHeader + 12, kStatus = kHeader + 8,
+       kCopyReq = kHeader + 28, kTagCtl = 1, kTagData = 16 };
+static const size_t kChunk = 8u << 20;
+
+static int cmp_double(const void *A, const void *B) {
+  double X = *(const double *)A, Y = *(const double *)B;
+  return (X > Y) - (X < Y);
+}
+static double median(double *V, int N) {
+  qsort(V, (size_t)N, sizeof(double), cmp_double);
+  return N % 2 ? V[N / 2] : 0.5 * (V[N / 2 - 1] + V[N / 2]);
+}
+static long envLong(const char *Name, long Default) {
+  const char *V = getenv(Name);
+  return V && *V ? strtol(V, NULL, 10) : Default;
+}
+static void sizeName(size_t Bytes, char *Out, size_t N) {
+  if (Bytes >= (1u << 30) && Bytes % (1u << 30) == 0)
+    snprintf(Out, N, "%zuG", Bytes >> 30);
+  else if (Bytes >= (1u << 20) && Bytes % (1u << 20) == 0)
+    snprintf(Out, N, "%zuM", Bytes >> 20);
+  else if (Bytes >= 1024 && Bytes % 1024 == 0)
+    snprintf(Out, N, "%zuK", Bytes >> 10);
+  else
+    snprintf(Out, N, "%zu", Bytes);
+}
+
+static void sendData(unsigned char *P, size_t Bytes, int To) {
+  for (size_t Off = 0; Off < Bytes; Off += kChunk) {
+    size_t N = Bytes - Off < kChunk ? Bytes - Off : kChunk;
+    MPI_Send(P + Off, (int)N, MPI_BYTE, To, kTagData, MPI_COMM_WORLD);
+  }
+}
+static void recvData(unsigned char *P, size_t Bytes, int From) {
+  for (size_t Off = 0; Off < Bytes; Off += kChunk) {
+    size_t N = Bytes - Off < kChunk ? Bytes - Off : kChunk;
+    MPI_Recv(P + Off, (int)N, MPI_BYTE, From, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int Rank = 0, Size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  if (Size != 2) {
+    if (Rank == 0) printf("ERROR run with 2 ranks (mpirun -np 2), not %d\n", Size);
+    MPI_Finalize();
+    return 1;
+  }
+  const int Peer = 1 - Rank;
+  unsigned char Ctl[256] = {0};
+
+  // ---- empty_region: Launch + reply, Synchronize + reply
+  const int Regions = (int)envLong("MPI_BENCH_REGIONS", 2000);
+  double *T = malloc(sizeof(double) * (size_t)(Regions > 0 ? Regions : 1));
+  for (int I = -50; I < Regions; ++I) {
+    if (Rank == 0) {
+      const double T0 = MPI_Wtime();
+      MPI_Send(Ctl, kLaunch, MPI_BYTE, 1, kTagCtl, MPI_COMM_WORLD);
+      MPI_Recv(Ctl, kStatus, MPI_BYTE, 1, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(Ctl, kSync, MPI_BYTE, 1, kTagCtl, MPI_COMM_WORLD);
+      MPI_Recv(Ctl, kStatus, MPI_BYTE, 1, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (I >= 0) T[I] = MPI_Wtime() - T0;
+    } else {
+      MPI_Recv(Ctl, kLaunch, MPI_BYTE, 0, kTagCtl, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(Ctl, kStatus, MPI_BYTE, 0, kTagData, MPI_COMM_WORLD);
+      MPI_Recv(Ctl, kSync, MPI_BYTE, 0, kTagCtl, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(Ctl, kStatus, MPI_BYTE, 0, kTagData, MPI_COMM_WORLD);
+    }
+  }
+  if (Rank == 0)
+    printf("case=empty_region value=%.2f unit=us/region reps=%d\n", 1e6 * median(T, Regions),
+           Regions);
+  free(T);
+  fflush(stdout);
+
+  // ---- submit_<size>, retrieve_<size>
+  const size_t MaxBytes = (size_t)envLong("MPI_BENCH_MAX_BYTES", 1L << 30);
+  const double CopyBytes = (double)envLong("MPI_BENCH_COPY_BYTES", 1L << 30);
+  static const size_t Sizes[] = {4u << 10, 64u << 10, 1u << 20, 16u << 20, 256u << 20, 1u << 30};
+  size_t Largest = 0;
+  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes; ++S)
+    if (Sizes[S] <= MaxBytes) Largest = Sizes[S];
+  unsigned char *Buf = Largest ? malloc(Largest) : NULL;
+  if (Largest && !Buf) {
+    printf("ERROR rank %d could not allocate %zu bytes\n", Rank, Largest);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (Buf) memset(Buf, 1, Largest);  // touch every page before timing
+  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes && Sizes[S] <= MaxBytes; ++S) {
+    const size_t Bytes = Sizes[S];
+    char Name[16];
+    sizeName(Bytes, Name, sizeof Name);
+    int Reps = (int)(CopyBytes / (double)Bytes);
+    Reps = Reps < 3 ? 3 : Reps > 100 ? 100 : Reps;
+    double *Ts = malloc(sizeof(double) * (size_t)Reps);
+    for (int Dir = 0; Dir < 2; ++Dir) {  // 0: submit (0 -> 1), 1: retrieve (1 -> 0)
+      for (int R = -1; R < Reps; ++R) {   // R = -1: warm-up
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double T0 = MPI_Wtime();
+        if (Rank == 0) {
+          MPI_Send(Ctl, kCopyReq, MPI_BYTE, 1, kTagCtl, MPI_COMM_WORLD);
+          if (Dir == 0) {
+            sendData(Buf, Bytes, 1);
+          } else {
+            MPI_Recv(Ctl, kStatus, MPI_BYTE, 1, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            recvData(Buf, Bytes, 1);
+          }
+          MPI_Recv(Ctl, kStatus, MPI_BYTE, 1, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          if (R >= 0) Ts[R] = MPI_Wtime() - T0;
+        } else {
+          MPI_Recv(Ctl, kCopyReq, MPI_BYTE, 0, kTagCtl, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          if (Dir == 0) {
+            recvData(Buf, Bytes, 0);
+          } else {
+            MPI_Send(Ctl, kStatus, MPI_BYTE, 0, kTagData, MPI_COMM_WORLD);
+            sendData(Buf, Bytes, 0);
+          }
+          MPI_Send(Ctl, kStatus, MPI_BYTE, 0, kTagData, MPI_COMM_WORLD);
+        }
+      }
+      if (Rank == 0)
+        printf("case=%s_%s value=%.3f unit=GB/s reps=%d\n", Dir == 0 ? "submit" : "retrieve",
+               Name, (double)Bytes / median(Ts, Reps) / 1e9, Reps);
+      fflush(stdout);
+    }
+    free(Ts);
+  }
+  free(Buf);
+  if (Rank == 0) printf("done\n");
+  MPI_Finalize();
+  return 0;
+}
