@@ -1,11 +1,28 @@
 #include "mpi_device.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "cubin.h"
+#include "elf_check.h"
+
 namespace omptarget::mpi {
 
+bool remotePluginRuns(const std::string &Plugin, std::span<const std::byte> Image) {
+  if (Plugin == "x86_64") return host::isX86_64SharedObject(Image);
+  if (Plugin == "cuda") return cuda::readCubin(Image).has_value();
+  return false;
+}
+
 namespace {
+
+// The image's kind, for the refusal's message.
+const char *imageKind(std::span<const std::byte> Image) {
+  if (host::isX86_64SharedObject(Image)) return "an x86_64 shared object (for x86_64 devices)";
+  if (cuda::readCubin(Image)) return "an NVPTX cubin (for cuda devices)";
+  return "of no kind the device servers' plugins run";
+}
 
 // The launch environment's place in a kernel's arguments: the server's
 // plugin puts its own there (launch_kernel_async with KernelArgsVersion 3).
@@ -44,6 +61,16 @@ Expected<std::unique_ptr<plugin::DeviceImage>> MpiDevice::loadImageImpl(
   auto *End = static_cast<const std::byte *>(Image.ImageEnd);
   if (!Begin || !End || End <= Begin)
     return makeError("invalid image bounds [%p, %p)", Image.ImageStart, Image.ImageEnd);
+  const std::span<const std::byte> Bytes(Begin, End);
+  // The core gives each device of this plugin the first image the plugin
+  // accepts (any server device's kind): one of another kind stops here.
+  if (!remotePluginRuns(Info_.Plugin, Bytes))
+    return makeError(
+        "MPI device rank %d (%s), its device %d (%s plugin), does not run this image, which is "
+        "%s; a program built for several targets runs its regions on the remote devices of "
+        "its first image's kind only (docs/usage.md, \"Devices on other nodes\")",
+        Info_.Rank->rank(), Info_.Rank->hostName().c_str(), static_cast<int>(Info_.ServerDevice),
+        Info_.Plugin.c_str(), imageKind(Bytes));
   LoadImageRequest Req;
   Req.Device = Info_.ServerDevice;
   for (const __tgt_offload_entry *E = Image.EntriesBegin; E && E != Image.EntriesEnd; ++E)
@@ -51,9 +78,8 @@ Expected<std::unique_ptr<plugin::DeviceImage>> MpiDevice::loadImageImpl(
                                      E->size, static_cast<uint32_t>(E->flags),
                                      static_cast<uint32_t>(E->reserved)});
   const std::string What = formatString("LoadImage of %td bytes", End - Begin);
-  Expected<Reply> R =
-      Info_.Rank->request(MessageKind::LoadImage, Req, MessageKind::LoadImageReply, What.c_str(),
-                          Info_.ServerDevice, std::span<const std::byte>(Begin, End));
+  Expected<Reply> R = Info_.Rank->request(MessageKind::LoadImage, Req, MessageKind::LoadImageReply,
+                                          What.c_str(), Info_.ServerDevice, Bytes);
   if (!R) return R.takeError();
   Expected<LoadImageReply> Loaded = LoadImageReply::decode(R->Payload);
   if (!Loaded)
@@ -165,6 +191,27 @@ Status MpiDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, vo
                           Info_.ServerDevice, {},
                           std::span<std::byte>(static_cast<std::byte *>(HstPtr), Size));
   if (!R) return R.takeError();
+  return {};
+}
+
+Status MpiDevice::exchangeImpl(const void *SrcPtr, plugin::GenericDevice &Dst, void *DstPtr,
+                               size_t Size, void *Queue) {
+  if (&Dst != this)
+    return makeError(
+        "the mpi plugin copies between two places of one remote device only, not from device "
+        "%d to device %d",
+        static_cast<int>(id()), static_cast<int>(Dst.id()));
+  constexpr size_t kExchangePiece = size_t(64) << 20;
+  std::vector<std::byte> Buffer(std::min(Size, kExchangePiece));
+  for (size_t Done = 0; Done < Size; Done += Buffer.size()) {
+    const size_t N = std::min(Buffer.size(), Size - Done);
+    if (Status S =
+            retrieveImpl(Buffer.data(), static_cast<const std::byte *>(SrcPtr) + Done, N, Queue);
+        !S)
+      return S;
+    if (Status S = submitImpl(static_cast<std::byte *>(DstPtr) + Done, Buffer.data(), N, Queue); !S)
+      return S;
+  }
   return {};
 }
 

@@ -11,6 +11,9 @@
 // which is correct, if slower than a device event).
 // Kernel handles and global addresses are the server's device addresses
 // (LoadImage's reply); the server refuses any it did not hand out.
+// An image is sent only to a device whose server plugin takes its kind
+// (remotePluginRuns): another is refused here, before any request, with an
+// error naming the device, its plugin and the image's kind.
 // Thread safety: NextQueue_ is atomic, an event's queue id is atomic; the
 // rest is immutable after construction (the rank locks nothing: its
 // transport is thread-safe).
@@ -18,6 +21,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "generic_device.h"
@@ -28,9 +32,16 @@ namespace omptarget::mpi {
 struct RemoteDeviceInfo {
   RemoteRank *Rank = nullptr;
   int32_t ServerDevice = 0;  // the device's number on its server
-  std::string Plugin;        // the server's plugin ("x86_64")
+  std::string Plugin;        // the server's plugin ("x86_64", "cuda")
   std::string Name;
 };
+
+// Whether the server plugin named Plugin runs images of Image's kind, by the
+// same check as that plugin's own (x86_64: host::isX86_64SharedObject;
+// cuda: cuda::readCubin, the CUDA plugin's format check; whether the GPU's
+// architecture runs the cubin is the server's CUDA plugin's to say at
+// LoadImage). False for any other plugin name.
+bool remotePluginRuns(const std::string &Plugin, std::span<const std::byte> Image);
 
 class MpiDevice final : public plugin::GenericDevice {
  public:
@@ -57,6 +68,12 @@ class MpiDevice final : public plugin::GenericDevice {
 
   Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) override;
   Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) override;
+
+  // Within this device only (the core copies within a device through
+  // data_exchange): through the program's memory, in pieces of at most
+  // kExchangePiece bytes, each a Retrieve then a Submit on Queue.
+  Status exchangeImpl(const void *SrcPtr, plugin::GenericDevice &Dst, void *DstPtr, size_t Size,
+                      void *Queue) override;
 
   Status launchImpl(const plugin::KernelLaunch &Launch, void *Queue) override;
   // A marker the server's own plugin replaces with its launch environment.

@@ -29,7 +29,6 @@
 #include <vector>
 
 #include "debug.h"
-#include "elf_check.h"
 #include "env.h"
 #include "generic_plugin.h"
 #include "mpi_client.h"
@@ -125,12 +124,14 @@ class MpiPlugin final : public plugin::GenericPlugin {
         std::make_unique<MpiDevice>(*this, DeviceId, Devices_[static_cast<size_t>(DeviceId)]));
   }
 
-  // x86_64 shared objects, when some server has a device of the host
-  // plugin (the only kind of image this version sends).
+  // An image some server device's plugin runs (remotePluginRuns: x86_64
+  // shared objects for x86_64 devices, NVPTX cubins for cuda devices). The
+  // core then gives it to every device of this plugin; a device of another
+  // kind refuses it at load (MpiDevice::loadImageImpl).
   bool isValidBinaryImpl(std::span<const std::byte> Image) override {
-    bool AnyHost = false;
-    for (const RemoteDeviceInfo &D : Devices_) AnyHost |= D.Plugin == "x86_64";
-    return AnyHost && host::isX86_64SharedObject(Image);
+    for (const RemoteDeviceInfo &D : Devices_)
+      if (remotePluginRuns(D.Plugin, Image)) return true;
+    return false;
   }
 
   bool driverShutDownImpl() const override { return ShutDown_.load(std::memory_order_acquire); }
