@@ -195,6 +195,31 @@ static void nowait_batch(int n) {
 #pragma omp taskwait
 }
 
+// (f) a dependent chain of `nowait` teams regions:
+//   f_nowait_chain_teams: `target teams distribute parallel for nowait
+//     depend(inout: x[0])` on a mapped 256-int array, CHAIN_LENGTH regions
+//     in a chain, then taskwait; one op is one region. Each region waits for
+//     the one before it, so this is the latency of one region through the
+//     task machinery (libomp's dependences, the hidden helper threads) and
+//     the device; as the GPU benchmark's f_nowait_chain_10k.
+enum { CHAIN_LENGTH = 64 };
+static int g_chain[VEC_N];
+
+static void nowait_chain(int n) {
+  int *x = g_chain;
+  for (int r = 0; r < n; ++r) {
+#pragma omp target teams distribute parallel for nowait depend(inout : x[0]) map(tofrom : x[0:VEC_N])
+    for (int i = 0; i < VEC_N; ++i)
+      x[i] += 1;
+  }
+#pragma omp taskwait
+}
+
+static void op_nowait_chain(long iters) {
+  for (long done = 0; done < iters; done += CHAIN_LENGTH)
+    nowait_chain(iters - done < CHAIN_LENGTH ? (int)(iters - done) : CHAIN_LENGTH);
+}
+
 static void op_nowait_shared(long iters) {
   for (long done = 0; done < iters; done += NOWAIT_BATCH)
     nowait_batch(iters - done < NOWAIT_BATCH ? (int)(iters - done) : NOWAIT_BATCH);
@@ -412,6 +437,27 @@ int main(void) {
       // Sanity after the timed batches too (the race this case exercises).
       if (!check_nowait_batch())
         return 1;
+    }
+  }
+
+  if (case_enabled("f_nowait_chain_teams")) {
+    int *x = g_chain;
+#pragma omp target enter data map(to : x[0:VEC_N])
+    nowait_chain(CHAIN_LENGTH);
+#pragma omp target exit data map(from : x[0:VEC_N])
+    int bad = -1;
+    for (int i = 0; i < VEC_N && bad < 0; ++i)
+      if (g_chain[i] != CHAIN_LENGTH)
+        bad = i;
+    if (bad >= 0) {
+      // A wrong answer is reported as the case's figure (the driver shows
+      // it as such); the other cases still run.
+      printf("case=f_nowait_chain_teams error=wrong-result(x[%d]=%d,expected=%d)\n", bad, g_chain[bad],
+             CHAIN_LENGTH);
+    } else {
+#pragma omp target enter data map(to : x[0:VEC_N])
+      run_case("f_nowait_chain_teams", op_nowait_chain);
+#pragma omp target exit data map(release : x[0:VEC_N])
     }
   }
 

@@ -194,19 +194,30 @@ GOALS = {
     "d_three_maps_kernel_256": None,
     "e_nowait64_mapped_1mib": None,
     "e_nowait64_fresh_1mib": None,
+    # Informational: a dependent chain of nowait teams regions.
+    "f_nowait_chain_teams": None,
 }
 # Cases whose op is one target region of a concurrent batch: also shown as
 # regions per second.
-PER_REGION = {"e_nowait64_mapped_1mib", "e_nowait64_fresh_1mib"}
+PER_REGION = {"e_nowait64_mapped_1mib", "e_nowait64_fresh_1mib", "f_nowait_chain_teams"}
+
+errors = {}  # side -> cases whose run printed `case=NAME error=...` (a wrong result)
 
 def load(side):
     per_case = {}
     order = []
+    errors[side] = set()
     for r in range(1, rounds + 1):
         path = os.path.join(raw_dir, f"{side}.{r}.txt")
         if not os.path.exists(path):
             continue
         for line in open(path):
+            e = re.match(r"case=(\S+) error=", line)
+            if e:
+                errors[side].add(e.group(1))
+                if e.group(1) not in order:
+                    order.append(e.group(1))
+                continue
             m = re.match(r"case=(\S+) ns_per_op=([0-9.]+)", line)
             if m:
                 if m.group(1) not in per_case:
@@ -215,6 +226,7 @@ def load(side):
     return per_case, order
 
 llvm, order = load("llvm14")
+# Cases another side ran that LLVM 14's did not print (none so far) go last.
 ours, _ = load("ours") if have_ours else ({}, [])
 ours_async, _ = load("ours-async") if have_ours else ({}, [])
 have_async = bool(ours_async)
@@ -222,7 +234,14 @@ ours_c19, _ = load("ours-c19")
 llvm19, _ = load("llvm19")
 have_c19 = bool(llvm19)
 
-def fmt_ns(v):
+for extra in (ours, ours_c19):
+    for case in extra:
+        if case not in order:
+            order.append(case)
+
+def fmt_ns(v, side=None, case=None):
+    if v is None and side is not None and case in errors.get(side, ()):
+        return "WRONG"
     return "n/a" if v is None else (f"{v:.1f}" if v < 10000 else f"{v:.0f}")
 
 def spread(vals):
@@ -230,17 +249,18 @@ def spread(vals):
 
 rows = []
 for case in order:
-    l = min(llvm[case])
+    l = min(llvm[case]) if case in llvm else None
     o = min(ours[case]) if case in ours else None
     a = min(ours_async[case]) if case in ours_async else None
     goal = GOALS.get(case)
-    ratio = (l / o) if o else None
-    aratio = (l / a) if a else None
+    ratio = (l / o) if l and o else None
+    aratio = (l / a) if l and a else None
     met = "n/a" if ratio is None or goal is None else ("yes" if ratio >= goal else "no")
-    row = [case, fmt_ns(l), spread(llvm[case]), fmt_ns(o), spread(ours.get(case, [])),
+    row = [case, fmt_ns(l, "llvm14", case), spread(llvm.get(case, [])),
+           fmt_ns(o, "ours", case), spread(ours.get(case, [])),
            "n/a" if ratio is None else f"{ratio:.2f}x"]
     if have_async:
-        row += [fmt_ns(a), spread(ours_async.get(case, [])),
+        row += [fmt_ns(a, "ours-async", case), spread(ours_async.get(case, [])),
                 "n/a" if aratio is None else f"{aratio:.2f}x"]
     row += ["info" if goal is None else f"{goal:.0f}x", met]
     if have_c19:
@@ -250,9 +270,9 @@ for case in order:
         n_ratio = (n / c) if c and n else None
         c_met = ("n/a" if c_vs_c14 is None or n_ratio is None else
                  "yes" if c_vs_c14 <= C19_WITHIN and n_ratio >= C19_GOAL else "no")
-        row += [fmt_ns(c), spread(ours_c19.get(case, [])),
+        row += [fmt_ns(c, "ours-c19", case), spread(ours_c19.get(case, [])),
                 "n/a" if c_vs_c14 is None else f"{c_vs_c14:.2f}",
-                fmt_ns(n), spread(llvm19.get(case, [])),
+                fmt_ns(n, "llvm19", case), spread(llvm19.get(case, [])),
                 "n/a" if n_ratio is None else f"{n_ratio:.2f}x", c_met]
         print(f"summary_c19 case={case} ours_ns={fmt_ns(o)} ours_c19_ns={fmt_ns(c)} "
               f"llvm19_ns={fmt_ns(n)} "
@@ -260,7 +280,7 @@ for case in order:
               f"llvm19_over_ours_c19={'n/a' if n_ratio is None else f'{n_ratio:.3f}'} "
               f"met={c_met}")
     rows.append(tuple(row))
-    print(f"summary case={case} llvm14_ns={l:.1f} ours_ns={'n/a' if o is None else f'{o:.1f}'} "
+    print(f"summary case={case} llvm14_ns={fmt_ns(l, 'llvm14', case)} ours_ns={'n/a' if o is None else f'{o:.1f}'} "
           f"ours_async_ns={'n/a' if a is None else f'{a:.1f}'} "
           f"ratio={'n/a' if ratio is None else f'{ratio:.3f}'} "
           f"ratio_async={'n/a' if aratio is None else f'{aratio:.3f}'} "
@@ -268,7 +288,8 @@ for case in order:
     if case in PER_REGION:
         rate = lambda v: "n/a" if v is None else f"{1e9 / v:.0f}"
         print(f"summary case={case} regions_per_s llvm14={rate(l)} ours={rate(o)} "
-              f"ours_async={rate(a)}")
+              f"ours_async={rate(a)}"
+              + (f" ours_c19={rate(c)} llvm19={rate(n)}" if have_c19 else ""))
 
 head = ["case", "LLVM-14 ns/op", "spread", "ours ns/op", "spread", "LLVM-14/ours"]
 if have_async:
