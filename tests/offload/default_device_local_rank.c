@@ -9,7 +9,7 @@
 // host CPU). OMP_DEFAULT_DEVICE wins over it, omp_set_default_device calls
 // win after it, no launcher variable is one warning, 0 devices leave the
 // host as the default.
-// REQUIRES: omptarget-core
+// REQUIRES: omptarget-core, omptarget-plugin
 // RUN: %clang-offload %s -o %t
 // RUN: %run env -u OMP_DEFAULT_DEVICE -u MPI_LOCALRANKID -u SLURM_LOCALID OMPTARGET_LOCAL_RANK_DEVICE=1 OMPI_COMM_WORLD_LOCAL_RANK=5 %t 2>&1 | %fcheck --check-prefix=OMPI --implicit-check-not=warning
 // RUN: %run env -u OMP_DEFAULT_DEVICE -u OMPI_COMM_WORLD_LOCAL_RANK -u SLURM_LOCALID OMPTARGET_LOCAL_RANK_DEVICE=1 MPI_LOCALRANKID=6 %t 2>&1 | %fcheck --check-prefix=HYDRA
