@@ -1,9 +1,9 @@
 #include "device_table.h"
 
-#include <dlfcn.h>
 #include <sys/stat.h>
 
 #include "debug.h"
+#include "own_directory.h"
 #include "scoped_lock.h"
 
 namespace omptarget::core {
@@ -19,16 +19,6 @@ const std::vector<std::string> &DeviceTable::pluginNames() {
 }
 
 namespace {
-// Directory holding this library, so that plugins beside it win over any
-// other copy on the search path.
-std::string ownDirectory() {
-  Dl_info Info;
-  if (!dladdr(reinterpret_cast<void *>(&ownDirectory), &Info) || !Info.dli_fname) return {};
-  std::string Path = Info.dli_fname;
-  size_t Slash = Path.rfind('/');
-  return Slash == std::string::npos ? std::string() : Path.substr(0, Slash + 1);
-}
-
 bool fileExists(const std::string &Path) {
   struct stat St;
   return stat(Path.c_str(), &St) == 0;
@@ -39,7 +29,9 @@ void DeviceTable::loadPlugins() {
   if (Loaded_.load(std::memory_order_acquire)) return;
   ScopedLock Lock(Mutex_);
   if (Loaded_.load(std::memory_order_relaxed)) return;
-  const std::string Dir = ownDirectory();
+  // The core's own directory: plugins beside it win over any other copy on
+  // the search path.
+  const std::string Dir = directoryOf(reinterpret_cast<const void *>(&fileExists));
   for (const std::string &Name : pluginNames()) {
     // Beside the core first, then wherever the dynamic loader finds it.
     std::string Beside = Dir + Name;

@@ -35,20 +35,13 @@
 #include "mpi_device.h"
 #include "mpi_launcher.h"
 #include "mpi_transport.h"
+#include "own_directory.h"
 
 namespace omptarget::mpi {
 
 namespace {
 
 constexpr const char *kTransportLibrary = "libomptarget.mpi_transport.so";
-
-std::string ownDirectory() {
-  Dl_info Info;
-  if (!dladdr(reinterpret_cast<void *>(&ownDirectory), &Info) || !Info.dli_fname) return {};
-  std::string Path = Info.dli_fname;
-  size_t Slash = Path.rfind('/');
-  return Slash == std::string::npos ? std::string() : Path.substr(0, Slash + 1);
-}
 
 class MpiPlugin final : public plugin::GenericPlugin {
  public:
@@ -76,7 +69,8 @@ class MpiPlugin final : public plugin::GenericPlugin {
     OMPT_TRACE(traceComponent(), "%s: %s", D.UseMpi ? "looking for device servers" : "no devices",
                D.Why.c_str());
     if (!D.UseMpi) return 0;
-    const std::string Path = ownDirectory() + kTransportLibrary;
+    // The transport is installed beside the plugin.
+    const std::string Path = directoryOf(&kTransportLibrary) + kTransportLibrary;
     void *Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!Handle) return makeError("cannot load %s: %s", Path.c_str(), dlerror());
     auto Open = reinterpret_cast<OmptargetMpiOpenTransportFn>(

@@ -87,17 +87,10 @@ bool RequestHandler::inRange(const Device &D, uint64_t Ptr, uint64_t Bytes) {
 
 Status RequestHandler::replyStatus(const Header &H, int32_t Code, std::string Message, Channel &C,
                                    uint64_t DataBytes) {
-  Header R;
-  R.Kind = MessageKind::StatusReply;
-  R.RequestId = H.RequestId;
-  if (DataBytes) {
-    R.DataTag = H.ReplyTag;
-    R.DataBytes = DataBytes;
-  }
   StatusReply S;
   S.Code = Code;
   S.Message = std::move(Message);
-  return C.reply(H.ReplyTag, encodeMessage(R, S));
+  return sendReply(H, MessageKind::StatusReply, S, C, DataBytes);
 }
 
 void RequestHandler::refuse(const Header *H, const std::string &Line, Channel &C) {
@@ -196,10 +189,7 @@ Status RequestHandler::hello(const Header &H, std::span<const std::byte> P, Chan
     }
     Reply.Devices.push_back(std::move(R));
   }
-  Header RH;
-  RH.Kind = MessageKind::HelloReply;
-  RH.RequestId = H.RequestId;
-  return C.reply(H.ReplyTag, encodeMessage(RH, Reply));
+  return sendReply(H, MessageKind::HelloReply, Reply, C);
 }
 
 Status RequestHandler::alloc(const Header &H, std::span<const std::byte> P, Channel &C) {
@@ -223,10 +213,7 @@ Status RequestHandler::alloc(const Header &H, std::span<const std::byte> P, Chan
     (*D)->Allocations.insert(Addr);
     Reply.Pointer = Addr;
   }
-  Header RH;
-  RH.Kind = MessageKind::PointerReply;
-  RH.RequestId = H.RequestId;
-  return C.reply(H.ReplyTag, encodeMessage(RH, Reply));
+  return sendReply(H, MessageKind::PointerReply, Reply, C);
 }
 
 Status RequestHandler::free(const Header &H, std::span<const std::byte> P, Channel &C) {
@@ -444,10 +431,7 @@ Status RequestHandler::loadImage(const Header &H, std::span<const std::byte> P, 
     Reply.Entries.push_back(std::move(E));
   }
   (*D)->Images.push_back(std::move(Img));
-  Header RH;
-  RH.Kind = MessageKind::LoadImageReply;
-  RH.RequestId = H.RequestId;
-  return C.reply(H.ReplyTag, encodeMessage(RH, Reply));
+  return sendReply(H, MessageKind::LoadImageReply, Reply, C);
 }
 
 }  // namespace omptarget::mpi

@@ -99,6 +99,20 @@ class RequestHandler {
   void drain(const Header &H, Channel &C);
   Status replyStatus(const Header &H, int32_t Code, std::string Message, Channel &C,
                      uint64_t DataBytes = 0);
+  // The reply of kind Kind to request H, on its reply tag; DataBytes of
+  // bulk bytes follow it on that tag when not 0.
+  template <typename P>
+  static Status sendReply(const Header &H, MessageKind Kind, const P &Payload, Channel &C,
+                          uint64_t DataBytes = 0) {
+    Header R;
+    R.Kind = Kind;
+    R.RequestId = H.RequestId;
+    if (DataBytes) {
+      R.DataTag = H.ReplyTag;
+      R.DataBytes = DataBytes;
+    }
+    return C.reply(H.ReplyTag, encodeMessage(R, Payload));
+  }
 
   std::vector<ServedPlugin> Plugins_;
   std::string HostName_;
