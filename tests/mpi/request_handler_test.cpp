@@ -30,11 +30,14 @@ int32_t fakeDelete(int32_t, void *P) {
   std::free(P);
   return 0;
 }
+int SubmitCalls = 0, RetrieveCalls = 0;
 int32_t fakeSubmit(int32_t, void *Tgt, void *Hst, int64_t Size) {
+  ++SubmitCalls;
   std::memcpy(Tgt, Hst, static_cast<size_t>(Size));
   return 0;
 }
 int32_t fakeRetrieve(int32_t, void *Hst, void *Tgt, int64_t Size) {
+  ++RetrieveCalls;
   std::memcpy(Hst, Tgt, static_cast<size_t>(Size));
   return 0;
 }
@@ -133,6 +136,48 @@ TEST(MpiServer, AllocSubmitRetrieveFree) {
   StatusReply R = statusOf(C.Replies.back());
   EXPECT_EQ(R.Code, StatusReply::kFailed);
   EXPECT_NE(R.Message.find("is not an allocation"), std::string::npos) << R.Message;
+}
+
+// A plugin whose device memory is the server's own (our host plugin):
+// the bytes go between MPI and the allocation itself, never through the
+// plugin's copy entries; the staged plugin above copies through them.
+TEST(MpiServer, SharedMemoryCopiesInPlace) {
+  for (bool Shares : {false, true}) {
+    SCOPED_TRACE(Shares ? "shares memory" : "staged");
+    ServedPlugin Plugin = fakePlugin();
+    Plugin.SharesMemory = Shares;
+    RequestHandler H({Plugin}, "node");
+    RecordingChannel C;
+    SubmitCalls = RetrieveCalls = 0;
+    AllocRequest A;
+    A.Bytes = 64;
+    H.handle(request(MessageKind::Alloc, A), C);
+    Expected<PointerReply> P = PointerReply::decode(payloadOf(C.Replies.at(0).Bytes));
+    ASSERT_TRUE(P);
+    auto *Mem = reinterpret_cast<unsigned char *>(P->Pointer);
+    std::memset(Mem, 0x11, 64);
+
+    CopyRequest Copy;
+    Copy.Pointer = P->Pointer + 16;
+    Copy.Bytes = 32;
+    H.handle(request(MessageKind::Submit, Copy, 32), C);
+    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+    EXPECT_EQ(Mem[15], 0x11);
+    EXPECT_EQ(Mem[16], 0x5a);
+    EXPECT_EQ(Mem[47], 0x5a);
+    EXPECT_EQ(Mem[48], 0x11);
+    EXPECT_EQ(SubmitCalls, Shares ? 0 : 1);
+
+    Mem[20] = 0x77;
+    H.handle(request(MessageKind::Retrieve, Copy), C);
+    ASSERT_EQ(C.Data.size(), 1u);
+    ASSERT_EQ(C.Data[0].Bytes.size(), 32u);
+    EXPECT_EQ(C.Data[0].Bytes[4], std::byte{0x77});
+    EXPECT_EQ(C.Data[0].Bytes[31], std::byte{0x5a});
+    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+    EXPECT_EQ(RetrieveCalls, Shares ? 0 : 1);
+    EXPECT_EQ(H.refusals(), 0u);
+  }
 }
 
 TEST(MpiServer, RefusesWhatItDidNotHandOut) {

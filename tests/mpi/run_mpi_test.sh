@@ -12,7 +12,7 @@ command -v mpirun >/dev/null 2>&1 || { echo "SKIPPED: no mpirun (scripts/install
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_plm_rsh_agent=false
 export OMPTARGET_HOST_NUM_DEVICES=2 LD_LIBRARY_PATH=$BUILD/lib
-MPIRUN="timeout 90 mpirun --allow-run-as-root --oversubscribe"
+MPIRUN="timeout 90 mpirun --allow-run-as-root --oversubscribe --bind-to none"
 SERVER=$BUILD/bin/omptarget-mpi-device
 WORK=$(mktemp -d) || exit 1
 trap 'rm -rf "$WORK"' EXIT
@@ -80,7 +80,7 @@ remote-fakecuda)  # an nvptx64 program on a server's (fake) GPUs
   has "Name: *Fake CUDA device"
   # Data to and from the first remote GPU (the last two devices are the GPUs).
   $MPIRUN -np 1 "$WORK/prog" cuda -2 : -np 1 $GPU_SERVER >"$WORK/out" 2>&1 || fail "mpirun failed"
-  has "remote cuda device [0-9]* (uid mpi-2)"
+  has "remote cuda device [0-9]* (uid mpi-.*-rank1-cuda-2)"
   has "remote GPU copy to and from: OK"
   has "remote GPU copy within the device: OK"
   has "remote GPU region: launched"

@@ -26,3 +26,7 @@ int main(void) {
   free(heap);
   return 0;
 }
+
+// Not on remote devices (remote-mpi): unified shared memory needs a device that reads the program's
+// memory.
+// UNSUPPORTED: remote-mpi

@@ -54,3 +54,7 @@ int main(void) {
   printf("other devices ok=%d\n", ok);
   return 0;
 }
+
+// Not on remote devices (remote-mpi): host and shared memory of a device in another process do not
+// exist (the MPI plugin refuses them).
+// UNSUPPORTED: remote-mpi

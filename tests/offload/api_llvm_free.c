@@ -74,3 +74,7 @@ int main(void) {
   printf("done\n");
   return 0;
 }
+
+// Not on remote devices (remote-mpi): host and shared memory of a device in another process do not
+// exist (the MPI plugin refuses them).
+// UNSUPPORTED: remote-mpi

@@ -143,3 +143,7 @@ int main(void) {
   printf("done failures=%d\n", failures);
   return failures != 0;
 }
+
+// Not on remote devices (remote-mpi): it needs llvm_omp_target_alloc_host memory, which a device of
+// another process cannot have.
+// UNSUPPORTED: remote-mpi

@@ -111,3 +111,7 @@ int main(void) {
   free(shadow);
   return 0;
 }
+
+// Not on remote devices (remote-mpi): it fills llvm_omp_target_alloc_host memory, which a device of
+// another process cannot have.
+// UNSUPPORTED: remote-mpi

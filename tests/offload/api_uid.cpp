@@ -38,7 +38,7 @@ int main() {
   // CHECK: ids: nonempty=1 distinct=1 round_trips=1 stable=1
   std::printf("ids: nonempty=%d distinct=%d round_trips=%d stable=%d\n", nonempty == n + 1,
               (int)seen.size() == n + 1, round_trips == 2 * (n + 1), stable == n + 1);
-  // CHECK: device 0: {{(x86_64-0|GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$}}
+  // CHECK: device 0: {{(x86_64-0|mpi-.+-rank1-x86_64-0|GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$}}
   std::printf("device 0: %s\n", omp_get_uid_from_device(0));
 
   const char *host = omp_get_uid_from_device(omp_initial_device);

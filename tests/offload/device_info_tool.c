@@ -20,3 +20,6 @@
 // CHECK-NOT: Device (4):
 // CHECK-NOT: error
 int main(void) { return 0; }
+
+// Not on remote devices (remote-mpi): it checks the listing of the program's own x86_64 devices.
+// UNSUPPORTED: remote-mpi

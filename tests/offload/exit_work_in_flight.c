@@ -126,3 +126,7 @@ int main(int argc, char **argv) {
 // FATAL: Libomptarget fatal error
 // FATAL-NOT: not reached
 // FATALJSON: fatal profile: json ok
+
+// Not on remote devices (remote-mpi): it starts the program 20 times inside one command, and an MPI
+// rank initialises MPI once.
+// UNSUPPORTED: remote-mpi

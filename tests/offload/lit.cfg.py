@@ -38,6 +38,16 @@
 #           runs its operations on a worker thread after the call returns
 # In async mode the feature `host-async` is set (only when our plugin runs):
 # tests that need the asynchronous device say `REQUIRES: host-async`.
+#
+# Parameter `remote` runs every program on devices of other MPI ranks:
+#   none    the program's own devices (default)
+#   mpi1    `mpirun -np 1 PROGRAM : -np 1 omptarget-mpi-device`, the
+#   mpi2    program's host devices hidden, so devices 0.. are the servers'
+#           host devices (4 in all, as alone), through the MPI plugin
+#           (inputs/run_on_mpi.sh). Runtime ours only; feature `remote-mpi`,
+#           and not `omptarget-plugin` (the program's plugin is the MPI
+#           plugin): a test that cannot hold there says `UNSUPPORTED:
+#           remote-mpi` and why.
 import os
 import subprocess
 import lit.formats
@@ -50,6 +60,11 @@ config.excludes = ["inputs"]
 
 runtime = lit_config.params.get("runtime", "ours")
 hostmode = lit_config.params.get("hostmode", "sync")
+remote = lit_config.params.get("remote", "none")
+if remote not in ("none", "mpi1", "mpi2"):
+    lit_config.fatal("remote must be none, mpi1 or mpi2, not %r" % remote)
+if remote != "none" and (runtime != "ours" or hostmode != "sync"):
+    lit_config.fatal("remote=%s runs on our runtime in the default host mode only" % remote)
 compiler = lit_config.params.get("compiler", "clang-14")
 if hostmode not in ("sync", "async"):
     lit_config.fatal("hostmode must be sync or async, not %r" % hostmode)
@@ -84,6 +99,8 @@ if compiler == "clang-19":
     exec_name = "c19-" + exec_name
 if hostomp != compiler.split("-")[1]:
     exec_name += "-libomp" + hostomp
+if remote != "none":
+    exec_name += "-" + remote
 config.test_exec_root = os.path.join(config.omptarget_build_dir, "tests", "offload", exec_name)
 llvm_lib = os.path.join(config.llvm14_dir, "lib")
 ours_lib = config.omptarget_lib_dir
@@ -119,8 +136,10 @@ core_is_ours = core_lib == ours_lib
 plugin_is_ours = plugin_lib == ours_lib
 if core_is_ours:
     config.available_features.add("omptarget-core")
-if plugin_is_ours:
+if plugin_is_ours and remote == "none":
     config.available_features.add("omptarget-plugin")
+if remote != "none":
+    config.available_features.add("remote-mpi")
 config.available_features.add("runtime-" + runtime)
 config.available_features.add(compiler)
 if hostomp == "19":
@@ -269,7 +288,17 @@ if compiler == "clang-19" or hostomp != "14":
         os.remove(link)
     os.symlink(os.path.join(llvm_lib if hostomp == "14" else llvm19_lib, "libomp.so.5"), link)
     run_libs.insert(0, libomp_dir)
-config.substitutions.append(("%run", "env LD_LIBRARY_PATH=" + os.pathsep.join(run_libs)))
+run_prefix = "env LD_LIBRARY_PATH=" + os.pathsep.join(run_libs)
+if remote != "none":
+    server = os.path.join(config.omptarget_bin_dir, "omptarget-mpi-device")
+    if not os.path.exists(server):
+        lit_config.fatal("remote=%s needs %s (build the MPI plugin: libopenmpi-dev)" % (remote, server))
+    import shutil
+    if not shutil.which("mpirun"):
+        lit_config.fatal("remote=%s needs mpirun (scripts/install-deps.sh installs openmpi-bin)" % remote)
+    run_prefix += " " + os.path.join(config.test_source_root, "inputs", "run_on_mpi.sh") + \
+        " %s %s" % (remote[3:], server)
+config.substitutions.append(("%run", run_prefix))
 # A hung test (a deadlock) fails after this many seconds instead of hanging
 # the suite (lit needs psutil for it; without psutil the tests that could
 # hang also wrap themselves in `timeout`).

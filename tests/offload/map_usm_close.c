@@ -55,3 +55,7 @@ int main(void) {
   printf("after exit: x3=%d present=%d\n", x[3], omp_target_is_present(x, omp_get_default_device()));
   return 0;
 }
+
+// Not on remote devices (remote-mpi): unified shared memory needs a device that reads the program's
+// memory.
+// UNSUPPORTED: remote-mpi

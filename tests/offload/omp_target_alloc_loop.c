@@ -103,3 +103,7 @@ int main(void) {
   free(back);
   return bad != 0 || nulls != 0 || kbad != 0 || knulls != 0;
 }
+
+// Not on remote devices (remote-mpi): it allocates llvm_omp_target_alloc_host and _shared memory,
+// which a device of another process cannot have.
+// UNSUPPORTED: remote-mpi

@@ -45,3 +45,6 @@
 // DISABLED: omptarget-info: offloading is disabled (OMP_TARGET_OFFLOAD=disabled): 0 devices
 // DISABLED-NOT: {{.}}
 int main(void) { return 0; }
+
+// Not on remote devices (remote-mpi): it checks the listing of the program's own x86_64 devices.
+// UNSUPPORTED: remote-mpi

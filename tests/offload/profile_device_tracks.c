@@ -75,3 +75,7 @@ int main(void) {
 // SUMMARY-NEXT: {{^  d2h +[a-z]+ +6 +24576 }}
 // SUMMARY: host
 // SUMMARY: in the runtime: {{[0-9]+\.[0-9]+}} ms of host time
+
+// Not on remote devices (remote-mpi): it reads the program's stderr apart from its stdout, which
+// the remote runs merge.
+// UNSUPPORTED: remote-mpi

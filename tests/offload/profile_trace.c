@@ -73,3 +73,7 @@ int main(void) {
 // SUMMARY-DAG: {{^  omp_target_memcpy +2 }}
 // SUMMARY-C14-DAG: {{^  target teams +1 }}
 // SUMMARY-C19-DAG: {{^  target kernel +3 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$}}
+
+// Not on remote devices (remote-mpi): it reads the program's stderr apart from its stdout, which
+// the remote runs merge.
+// UNSUPPORTED: remote-mpi

@@ -36,3 +36,7 @@ int main(void) {
 #pragma omp target exit data map(delete : x)
   return 0;
 }
+
+// Not on remote devices (remote-mpi): unified shared memory needs a device that reads the program's
+// memory.
+// UNSUPPORTED: remote-mpi

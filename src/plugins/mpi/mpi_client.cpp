@@ -17,9 +17,9 @@ Error RemoteRank::failure(const char *What, int32_t Device, const Error &E, cons
   return makeError("%s: %s failed: %s", who(Device).c_str(), What, E.message().c_str());
 }
 
-Expected<Reply> RemoteRank::requestBytes(MessageKind Kind, std::vector<std::byte> Payload,
-                                         MessageKind Expect, const char *What, int32_t Device,
-                                         std::span<const std::byte> Out, std::span<std::byte> In) {
+Expected<PendingReply> RemoteRank::postBytes(MessageKind Kind, std::vector<std::byte> Payload,
+                                             MessageKind Expect, const char *What, int32_t Device,
+                                             std::span<const std::byte> Out) {
   if (unanswering())
     return makeError("%s stopped answering earlier; %s was not sent", who(Device).c_str(), What);
   Header H;
@@ -33,24 +33,31 @@ Expected<Reply> RemoteRank::requestBytes(MessageKind Kind, std::vector<std::byte
   H.PayloadBytes = static_cast<uint32_t>(Payload.size());
   std::vector<std::byte> Message = encodeHeader(H);
   Message.insert(Message.end(), Payload.begin(), Payload.end());
-  const int Tag = static_cast<int>(H.ReplyTag);
   Failure F;
   if (Status S = T_.send(Rank_, kControlTag, Message, TimeoutMs_, &F); !S)
     return failure(What, Device, S.error(), F);
-  if (Status S = T_.sendData(Rank_, Tag, Out, TimeoutMs_, &F); !S)
+  if (Status S = T_.sendData(Rank_, static_cast<int>(H.ReplyTag), Out, TimeoutMs_, &F); !S)
     return failure(What, Device, S.error(), F);
+  return PendingReply{H.RequestId, H.ReplyTag, Expect, Device, What};
+}
 
+Expected<Reply> RemoteRank::collect(const PendingReply &P, std::span<std::byte> In) {
+  const char *What = P.What.c_str();
+  const int32_t Device = P.Device;
+  const MessageKind Expect = P.Expect;
+  const int Tag = static_cast<int>(P.Tag);
+  Failure F;
   auto ReceiveReply = [&]() -> Expected<Reply> {
     Expected<Received> R = T_.receive(Rank_, Tag, kHeaderBytes + kMaxPayloadBytes, TimeoutMs_, &F);
     if (!R) return failure(What, Device, R.error(), F);
     Expected<Header> RH = decodeHeader(R->Bytes);
     if (!RH)
       return failure(What, Device, makeError("its reply: %s", RH.error().message().c_str()), F);
-    if (RH->RequestId != H.RequestId)
+    if (RH->RequestId != P.RequestId)
       return failure(What, Device,
                      makeError("a reply to request %llu, not to %llu",
                                static_cast<unsigned long long>(RH->RequestId),
-                               static_cast<unsigned long long>(H.RequestId)),
+                               static_cast<unsigned long long>(P.RequestId)),
                      F);
     Reply Out;
     Out.H = *RH;

@@ -3,14 +3,16 @@
 // OMPTARGET_MPI_TIMEOUT_MS.
 //
 // Contract: request() sends one request and returns the reply of the kind
-// asked for; a StatusReply kFailed (the server refused or failed) is an
-// Error with the server's line. Every Error names the rank, its host, the
-// device and the operation ("MPI device rank 2 (node7) did not answer
-// Submit of 4096 bytes within 30000 ms"). A rank that missed a deadline is
-// marked unanswering: later requests to it fail at once, without waiting
-// again, and shutdown skips it.
-// Thread safety: any thread may call request() at once (the transport and
-// its tags allow it); Unanswering_ is atomic, everything else immutable.
+// asked for; post() sends one (and its bulk bytes) and returns at once,
+// and collect() later takes its reply, as request() would have (a queued
+// Launch or Submit: its reply is taken when its queue is synchronized, so
+// the program's thread does not wait a round trip per operation; the
+// reply waits in MPI meanwhile, on its own tag); a StatusReply kFailed (the server refused or
+// failed) is an Error with the server's line. Every Error names the rank, its host, the device and
+// the operation ("MPI device rank 2 (node7) did not answer Submit of 4096 bytes within 30000 ms").
+// A rank that missed a deadline is marked unanswering: later requests to it fail at once, without
+// waiting again, and shutdown skips it. Thread safety: any thread may call request() at once (the
+// transport and its tags allow it); Unanswering_ is atomic, everything else immutable.
 #pragma once
 
 #include <atomic>
@@ -30,6 +32,15 @@ struct Reply {
   std::vector<std::byte> Payload;
 };
 
+// A request sent whose reply is not taken yet (RemoteRank::post).
+struct PendingReply {
+  uint64_t RequestId = 0;
+  uint32_t Tag = 0;
+  MessageKind Expect = MessageKind::StatusReply;
+  int32_t Device = -1;
+  std::string What;
+};
+
 class RemoteRank {
  public:
   RemoteRank(Transport &T, int Rank, int TimeoutMs) : T_(T), Rank_(Rank), TimeoutMs_(TimeoutMs) {}
@@ -47,17 +58,27 @@ class RemoteRank {
   Expected<Reply> request(MessageKind Kind, const P &Payload, MessageKind Expect, const char *What,
                           int32_t Device, std::span<const std::byte> Out = {},
                           std::span<std::byte> In = {}) {
+    Expected<PendingReply> Posted = post(Kind, Payload, Expect, What, Device, Out);
+    if (!Posted) return Posted.takeError();
+    return collect(*Posted, In);
+  }
+  template <typename P>
+  Expected<PendingReply> post(MessageKind Kind, const P &Payload, MessageKind Expect,
+                              const char *What, int32_t Device,
+                              std::span<const std::byte> Out = {}) {
     Writer W;
     Payload.encode(W);
-    return requestBytes(Kind, W.take(), Expect, What, Device, Out, In);
+    return postBytes(Kind, W.take(), Expect, What, Device, Out);
   }
+  // The reply of a posted request (In as for request()).
+  Expected<Reply> collect(const PendingReply &P, std::span<std::byte> In = {});
   // Shutdown: no reply; skipped for an unanswering rank.
   Status shutdown();
 
  private:
-  Expected<Reply> requestBytes(MessageKind Kind, std::vector<std::byte> Payload, MessageKind Expect,
-                               const char *What, int32_t Device, std::span<const std::byte> Out,
-                               std::span<std::byte> In);
+  Expected<PendingReply> postBytes(MessageKind Kind, std::vector<std::byte> Payload,
+                                   MessageKind Expect, const char *What, int32_t Device,
+                                   std::span<const std::byte> Out);
   Error failure(const char *What, int32_t Device, const Error &E, const Failure &F);
   std::string who(int32_t Device) const;
 

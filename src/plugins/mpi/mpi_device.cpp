@@ -6,6 +6,7 @@
 
 #include "cubin.h"
 #include "elf_check.h"
+#include "generic_plugin.h"
 
 namespace omptarget::mpi {
 
@@ -71,6 +72,15 @@ Expected<std::unique_ptr<plugin::DeviceImage>> MpiDevice::loadImageImpl(
         "its first image's kind only (docs/usage.md, \"Devices on other nodes\")",
         Info_.Rank->rank(), Info_.Rank->hostName().c_str(), static_cast<int>(Info_.ServerDevice),
         Info_.Plugin.c_str(), imageKind(Bytes));
+  // Unified shared memory: the program's addresses reach the kernels
+  // unmapped, and they mean nothing in the server's process.
+  const int64_t Requires = plugin().requiresFlags();
+  if (Requires & abi::kReqUnifiedSharedMemory)
+    return makeError(
+        "MPI device rank %d (%s), its device %d, cannot run a program that requires "
+        "unified_shared_memory: the device is in another process, which cannot read this "
+        "program's memory",
+        Info_.Rank->rank(), Info_.Rank->hostName().c_str(), static_cast<int>(Info_.ServerDevice));
   LoadImageRequest Req;
   Req.Device = Info_.ServerDevice;
   for (const __tgt_offload_entry *E = Image.EntriesBegin; E && E != Image.EntriesEnd; ++E)
@@ -102,6 +112,15 @@ Expected<void *> MpiDevice::getGlobalImpl(plugin::DeviceImage &Image, const char
 }
 
 Expected<void *> MpiDevice::allocImpl(size_t Size, void *, abi::TargetAllocKind Kind) {
+  // Host and shared memory are memory the program uses directly; a device
+  // on another rank has none the program can reach.
+  if (Kind == abi::kAllocHost || Kind == abi::kAllocShared)
+    return makeError(
+        "MPI device rank %d (%s), its device %d: %s memory (%s) is memory this program reads "
+        "and writes directly, which a device of another process cannot offer; use "
+        "omp_target_alloc or llvm_omp_target_alloc_device and copy",
+        Info_.Rank->rank(), Info_.Rank->hostName().c_str(), static_cast<int>(Info_.ServerDevice),
+        Kind == abi::kAllocHost ? "host" : "shared", abi::allocKindName(Kind));
   AllocRequest Req;
   Req.Device = Info_.ServerDevice;
   Req.Kind = static_cast<int32_t>(Kind);
@@ -134,12 +153,50 @@ Expected<void *> MpiDevice::createQueueImpl() {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(NextQueue_.fetch_add(1)));
 }
 
+template <typename P>
+Status MpiDevice::sendOnQueue(uint64_t Queue, MessageKind Kind, const P &Payload,
+                              const std::string &What, std::span<const std::byte> Out) {
+  if (Queue == 0) {
+    Expected<Reply> R = Info_.Rank->request(Kind, Payload, MessageKind::StatusReply, What.c_str(),
+                                            Info_.ServerDevice, Out);
+    if (!R) return R.takeError();
+    return {};
+  }
+  Expected<PendingReply> Posted = Info_.Rank->post(Kind, Payload, MessageKind::StatusReply,
+                                                   What.c_str(), Info_.ServerDevice, Out);
+  if (!Posted) return Posted.takeError();
+  ScopedLock Lock(PendingMutex_);
+  Pending_[Queue].push_back(std::move(*Posted));
+  return {};
+}
+
+Status MpiDevice::collectPosted(uint64_t Queue) {
+  std::vector<PendingReply> Taken;
+  {
+    ScopedLock Lock(PendingMutex_);
+    auto It = Pending_.find(Queue);
+    if (It == Pending_.end()) return {};
+    Taken = std::move(It->second);
+    Pending_.erase(It);
+  }
+  Status First;
+  for (const PendingReply &P : Taken)
+    if (Expected<Reply> R = Info_.Rank->collect(P); !R && First) First = R.takeError();
+  return First;
+}
+
 Status MpiDevice::queueRequest(MessageKind Kind, uint64_t Queue, const char *What, bool *Pending) {
   QueueRequest Req;
   Req.Device = Info_.ServerDevice;
   Req.Queue = Queue;
-  Expected<Reply> R =
-      Info_.Rank->request(Kind, Req, MessageKind::StatusReply, What, Info_.ServerDevice);
+  // Sent before the posted replies are taken: its round trip overlaps
+  // theirs, and the server answers it after them.
+  Expected<PendingReply> Posted =
+      Info_.Rank->post(Kind, Req, MessageKind::StatusReply, What, Info_.ServerDevice);
+  Status Earlier = collectPosted(Queue);
+  if (!Posted) return Earlier ? Status(Posted.takeError()) : std::move(Earlier);
+  Expected<Reply> R = Info_.Rank->collect(*Posted);
+  if (!Earlier) return Earlier;
   if (!R) return R.takeError();
   if (Pending) {
     Expected<StatusReply> S = StatusReply::decode(R->Payload);
@@ -170,13 +227,8 @@ Status MpiDevice::submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void
   Req.Pointer = reinterpret_cast<uintptr_t>(TgtPtr);
   Req.Bytes = Size;
   Req.Queue = queueId(Queue);
-  const std::string What = formatString("Submit of %zu bytes", Size);
-  Expected<Reply> R =
-      Info_.Rank->request(MessageKind::Submit, Req, MessageKind::StatusReply, What.c_str(),
-                          Info_.ServerDevice,
-                          std::span<const std::byte>(static_cast<const std::byte *>(HstPtr), Size));
-  if (!R) return R.takeError();
-  return {};
+  return sendOnQueue(Req.Queue, MessageKind::Submit, Req, formatString("Submit of %zu bytes", Size),
+                     std::span<const std::byte>(static_cast<const std::byte *>(HstPtr), Size));
 }
 
 Status MpiDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) {
@@ -245,11 +297,7 @@ Status MpiDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
     Req.Args.push_back(reinterpret_cast<uintptr_t>(L.Args[I]));
     Req.Offsets.push_back(L.Offsets[I]);
   }
-  const std::string What = formatString("Launch of %s", L.Name);
-  Expected<Reply> R = Info_.Rank->request(MessageKind::Launch, Req, MessageKind::StatusReply,
-                                          What.c_str(), Info_.ServerDevice);
-  if (!R) return R.takeError();
-  return {};
+  return sendOnQueue(Req.Queue, MessageKind::Launch, Req, formatString("Launch of %s", L.Name));
 }
 
 Expected<void *> MpiDevice::createEventImpl() { return std::make_unique<MpiEvent>().release(); }

@@ -3,9 +3,13 @@
 // the server does the work on its own plugin's device and answers.
 //
 // Queues are ids (1, 2, ... per device, never reused), which the server maps
-// to one __tgt_async_info each. Copies complete before their hook returns
-// (the server orders them after the work of their queue); launches are
-// queued on the server, whose Synchronize and Query answer for the queue.
+// to one __tgt_async_info each. On a queue, a Launch or a Submit is posted:
+// its hook returns once the request (and a Submit's bytes) is sent, and its
+// reply is taken when the queue is synchronized or queried, after that
+// request is sent (so the round trips overlap); its failure is that
+// synchronize's. Without a queue, and for a Retrieve, the hook waits for the
+// reply. The server serves one program's requests in order, so a later
+// request sees an earlier one's work.
 // Events are conservative: record remembers the queue, wait and sync
 // synchronize the remembered queue (waiting for at least the work recorded,
 // which is correct, if slower than a device event).
@@ -14,18 +18,23 @@
 // An image is sent only to a device whose server plugin takes its kind
 // (remotePluginRuns): another is refused here, before any request, with an
 // error naming the device, its plugin and the image's kind.
-// Thread safety: NextQueue_ is atomic, an event's queue id is atomic; the
-// rest is immutable after construction (the rank locks nothing: its
-// transport is thread-safe).
+// Thread safety: NextQueue_ is atomic, an event's queue id is atomic;
+// PendingMutex_ guards Pending_ (held only to add to or take a queue's
+// list, never across MPI); the rest is immutable after construction (the
+// rank locks nothing: its transport is thread-safe).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "futex_mutex.h"
 #include "generic_device.h"
 #include "mpi_client.h"
+#include "thread_annotations.h"
 
 namespace omptarget::mpi {
 
@@ -85,14 +94,30 @@ class MpiDevice final : public plugin::GenericDevice {
   Status waitEventImpl(void *Event, void *Queue) override;
   Status syncEventImpl(void *Event) override;
 
+  // No driver handles: the device's context is in another process.
+  Status initDeviceInfoImpl(__tgt_device_info &Info) override {
+    Info.Context = nullptr;
+    Info.Device = nullptr;
+    return {};
+  }
   // name, device_type, mpi_rank, host_name, the server's plugin and device.
   void describeImpl(plugin::PropertySink &Sink) override;
 
  private:
   Status queueRequest(MessageKind Kind, uint64_t Queue, const char *What, bool *Pending);
+  // Sends Kind on Queue: posted (its reply kept in Pending_) with a queue,
+  // answered before it returns without one.
+  template <typename P>
+  Status sendOnQueue(uint64_t Queue, MessageKind Kind, const P &Payload, const std::string &What,
+                     std::span<const std::byte> Out = {});
+  // Takes the replies of Queue's posted requests, oldest first; the first
+  // failure, after all are taken.
+  Status collectPosted(uint64_t Queue);
 
   const RemoteDeviceInfo Info_;
   std::atomic<uint64_t> NextQueue_{1};
+  FutexMutex PendingMutex_;
+  std::map<uint64_t, std::vector<PendingReply>> Pending_ GUARDED_BY(PendingMutex_);
 };
 
 }  // namespace omptarget::mpi

@@ -128,6 +128,15 @@ class MpiPlugin final : public plugin::GenericPlugin {
     return false;
   }
 
+  // "mpi-<host>-rank<R>-<plugin>-<device>": the same device of the same
+  // job has the same id; two jobs on one node may share ids, as the host
+  // plugin's ids are shared by all programs of a node.
+  Expected<std::string> deviceUidImpl(int32_t DeviceId) override {
+    const RemoteDeviceInfo &D = Devices_.at(static_cast<size_t>(DeviceId));
+    return formatString("mpi-%s-rank%d-%s-%d", D.Rank->hostName().c_str(), D.Rank->rank(),
+                        D.Plugin.c_str(), static_cast<int>(D.ServerDevice));
+  }
+
   bool driverShutDownImpl() const override { return ShutDown_.load(std::memory_order_acquire); }
 
  private:

@@ -12,6 +12,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -106,6 +107,7 @@ class MpiTransport final : public Transport {
 
   Status send(int Rank, int Tag, std::span<const std::byte> Bytes, int TimeoutMs,
               Failure *F) override {
+    if (Closed_.load(std::memory_order_acquire)) return closedError();
     if (Bytes.size() > static_cast<size_t>(INT32_MAX))
       return makeError("a message of %zu bytes is larger than one MPI message", Bytes.size());
     MPI_Request R;
@@ -117,6 +119,7 @@ class MpiTransport final : public Transport {
 
   Expected<Received> receive(int Rank, int Tag, size_t MaxBytes, int TimeoutMs,
                              Failure *F) override {
+    if (Closed_.load(std::memory_order_acquire)) return closedError();
     const int Source = Rank < 0 ? MPI_ANY_SOURCE : Rank;
     Deadline D(TimeoutMs);
     Backoff B;
@@ -166,6 +169,7 @@ class MpiTransport final : public Transport {
 
   Status receiveData(int Rank, int Tag, std::span<std::byte> Into, int TimeoutMs,
                      Failure *F) override {
+    if (Closed_.load(std::memory_order_acquire)) return closedError();
     for (size_t Off = 0; Off < Into.size(); Off += kMaxChunkBytes) {
       const size_t N = std::min<size_t>(kMaxChunkBytes, Into.size() - Off);
       MPI_Request R;
@@ -185,6 +189,7 @@ class MpiTransport final : public Transport {
   }
 
   void close(bool Finalize) override {
+    Closed_.store(true, std::memory_order_release);
     int Finalized = 0;
     MPI_Finalized(&Finalized);
     if (Finalized) return;
@@ -193,6 +198,14 @@ class MpiTransport final : public Transport {
   }
 
  private:
+  // A call after close(): MPI may be finalized, and MPI aborts the process
+  // on any call after MPI_Finalize (a global destructor that offloads
+  // after the plugin's exit handler ran). A call already inside MPI when
+  // close() runs is not stopped: close() runs at exit only.
+  static Error closedError() {
+    return makeError("the MPI connection was closed at program exit; nothing was sent");
+  }
+
   Status wait(MPI_Request &R, MPI_Status *St, int TimeoutMs, Failure *F, bool IsSend) {
     Deadline D(TimeoutMs);
     Backoff B;
@@ -219,6 +232,7 @@ class MpiTransport final : public Transport {
   }
 
   MPI_Comm Comm_;
+  std::atomic<bool> Closed_{false};
   const bool OwnsMpi_;
   const int Rank_;
   const int Size_;

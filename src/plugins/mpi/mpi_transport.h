@@ -22,8 +22,12 @@
 // program loads) includes it, and reaches the implementation, linked with
 // libmpi, through libomptarget.mpi_transport.so, which it dlopens only when
 // a launcher started the program (openTransport is its one export).
+//  - After close(), every call fails at once with an Error and makes no MPI
+//    call (MPI aborts a process that calls it after MPI_Finalize; a global
+//    destructor may offload after the plugin's exit handler closed it).
 // Locks: the implementation's CounterMutex_ guards the tag and request-id
-// counters; nothing else is shared but MPI, which locks itself.
+// counters; Closed_ is atomic; nothing else is shared but MPI, which locks
+// itself.
 #pragma once
 
 #include <cstddef>

@@ -106,12 +106,15 @@ void RequestHandler::refuse(const Header *H, const std::string &Line, Channel &C
   std::fprintf(stderr, "omptarget-mpi-device: refused a message: %s\n", Line.c_str());
 }
 
+std::span<std::byte> RequestHandler::staging(size_t N) {
+  if (Staging_.size() < N) Staging_.resize(N);
+  return std::span<std::byte>(Staging_.data(), N);
+}
+
 void RequestHandler::drain(const Header &H, Channel &C) {
-  if (H.DataBytes == 0) return;
-  std::vector<std::byte> Scratch(std::min<uint64_t>(H.DataBytes, kMaxChunkBytes));
   for (uint64_t Off = 0; Off < H.DataBytes; Off += kMaxChunkBytes) {
     const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, H.DataBytes - Off));
-    if (!C.receiveData(H.DataTag, std::span<std::byte>(Scratch.data(), N))) return;
+    if (!C.receiveData(H.DataTag, staging(N))) return;
   }
 }
 
@@ -249,15 +252,18 @@ Status RequestHandler::submit(const Header &H, std::span<const std::byte> P, Cha
                      Req->Pointer, Req->Bytes, static_cast<int>(Req->Device));
   if (Status S = syncQueue(**D, Req->Queue); !S) return S;
   const ServedPlugin &Pl = Plugins_[(*D)->Plugin];
-  std::vector<std::byte> Chunk(std::min<uint64_t>(Req->Bytes, kMaxChunkBytes));
   Status Failed;
   Drained = true;
   for (uint64_t Off = 0; Off < Req->Bytes; Off += kMaxChunkBytes) {
     const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req->Bytes - Off));
-    if (Status S = C.receiveData(H.DataTag, std::span<std::byte>(Chunk.data(), N)); !S)
+    std::span<std::byte> Into =
+        Pl.SharesMemory && Failed
+            ? std::span<std::byte>(reinterpret_cast<std::byte *>(Req->Pointer + Off), N)
+            : staging(N);
+    if (Status S = C.receiveData(H.DataTag, Into); !S)
       return makeError("receiving its data: %s", S.error().message().c_str());
-    if (!Failed) continue;  // received and dropped after a failure
-    if (Pl.Fn.data_submit((*D)->Local, reinterpret_cast<void *>(Req->Pointer + Off), Chunk.data(),
+    if (!Failed || Pl.SharesMemory) continue;  // dropped after a failure, or in place
+    if (Pl.Fn.data_submit((*D)->Local, reinterpret_cast<void *>(Req->Pointer + Off), Into.data(),
                           static_cast<int64_t>(N)) != 0)
       Failed = makeError("data_submit of %zu bytes at 0x%" PRIx64 " failed", N, Req->Pointer + Off);
   }
@@ -280,18 +286,20 @@ Status RequestHandler::retrieve(const Header &H, std::span<const std::byte> P, C
   // device's (a chunk that fails to copy goes as zeros).
   if (Status S = replyStatus(H, StatusReply::kOk, "", C, Req->Bytes); !S) return {};
   const ServedPlugin &Pl = Plugins_[(*D)->Plugin];
-  std::vector<std::byte> Chunk(std::min<uint64_t>(Req->Bytes, kMaxChunkBytes));
   std::string Failed;
   for (uint64_t Off = 0; Off < Req->Bytes; Off += kMaxChunkBytes) {
     const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req->Bytes - Off));
-    if (Failed.empty() &&
+    std::span<std::byte> Chunk =
+        Pl.SharesMemory ? std::span<std::byte>(reinterpret_cast<std::byte *>(Req->Pointer + Off), N)
+                        : staging(N);
+    if (!Pl.SharesMemory && Failed.empty() &&
         Pl.Fn.data_retrieve((*D)->Local, Chunk.data(), reinterpret_cast<void *>(Req->Pointer + Off),
                             static_cast<int64_t>(N)) != 0) {
       Failed =
           formatString("data_retrieve of %zu bytes at 0x%" PRIx64 " failed", N, Req->Pointer + Off);
       std::fill(Chunk.begin(), Chunk.end(), std::byte{0});
     }
-    if (Status S = C.sendData(H.ReplyTag, std::span<const std::byte>(Chunk.data(), N)); !S) {
+    if (Status S = C.sendData(H.ReplyTag, Chunk); !S) {
       std::fprintf(stderr, "omptarget-mpi-device: Retrieve: sending its data: %s\n",
                    S.error().message().c_str());
       return {};

@@ -18,7 +18,11 @@
 //    initialised on first use. Each (device, plugin-side queue id) has one
 //    __tgt_async_info; queue 0 means "no queue": the operation completes
 //    before its reply. Copies are ordered after the work of their queue
-//    (the queue is synchronized first), then done synchronously.
+//    (the queue is synchronized first), then done synchronously: for a
+//    plugin whose device memory is this process's memory (SharesMemory,
+//    our host plugin), MPI receives into and sends from the device's
+//    memory itself; for any other, each chunk goes through one staging
+//    buffer the handler keeps (data_submit / data_retrieve).
 //  - Kernel arguments are values; the server cannot check what a kernel
 //    does with them.
 // Thread safety: none; the server calls it from one thread.
@@ -44,6 +48,9 @@ struct ServedPlugin {
   std::string Name;  // "x86_64", "cuda"
   core::PluginFunctions Fn;
   int32_t NumDevices = 0;
+  // Its device pointers are addresses of this process (our host plugin):
+  // copies need no staging buffer.
+  bool SharesMemory = false;
 };
 
 // Where a request's reply and bulk bytes go (the server: MPI to the rank
@@ -84,6 +91,9 @@ class RequestHandler {
   Expected<__tgt_async_info *> queue(Device &D, uint64_t Queue, bool Create);
   Status syncQueue(Device &D, uint64_t Queue);
   static bool inRange(const Device &D, uint64_t Ptr, uint64_t Bytes);
+  // The staging buffer, at least N bytes (N <= kMaxChunkBytes), kept
+  // between requests so that its pages are not faulted in again each time.
+  std::span<std::byte> staging(size_t N);
 
   // Each answers one request; an Error is the refusal's line.
   Status hello(const Header &H, std::span<const std::byte> P, Channel &C);
@@ -117,6 +127,7 @@ class RequestHandler {
   std::vector<ServedPlugin> Plugins_;
   std::string HostName_;
   std::vector<std::unique_ptr<Device>> Devices_;
+  std::vector<std::byte> Staging_;
   size_t Refusals_ = 0;
   std::string LastRefusal_;
 };

@@ -11,6 +11,7 @@
 //   OMPTARGET_MPI_TEST_HANG_AFTER   tests only: stop answering after N requests
 // No lock: nothing is shared between threads.
 #include <dlfcn.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,6 +76,18 @@ int main() {
     T->close(true);
     return 1;
   }
+  // mpirun binds each rank to one core by default (Open MPI, 2 ranks or
+  // fewer): the host devices would then run every team and thread there.
+  // libomp 14 also computes wrong results for some `teams distribute
+  // parallel for schedule(static, 1)` loops on one CPU (as the program
+  // alone does under `taskset -c 0`).
+  cpu_set_t Cpus;
+  if (sched_getaffinity(0, sizeof(Cpus), &Cpus) == 0 && CPU_COUNT(&Cpus) == 1)
+    std::fprintf(stderr,
+                 "omptarget-mpi-device (rank %d): warning: this server may use 1 CPU only (mpirun "
+                 "binds each rank to a core by default), so its host devices run every team "
+                 "there; launch with `--bind-to none`, or give the server's rank a whole node\n",
+                 T->rank());
   const int TimeoutMs =
       static_cast<int>(env::getInt("OMPTARGET_MPI_TIMEOUT_MS", 30000, 1, 86400000));
   const int64_t HangAfter = env::getInt("OMPTARGET_MPI_TEST_HANG_AFTER", -1, -1, INT32_MAX);
@@ -98,7 +111,8 @@ int main() {
     const core::PluginFunctions &Fn = (*P)->fn();
     const int32_t N = Fn.number_of_devices();
     if (N <= 0) continue;
-    Served.push_back(ServedPlugin{Name, Fn, N});
+    // Our host plugin's device memory is this process's own memory.
+    Served.push_back(ServedPlugin{Name, Fn, N, std::string_view(Name) == "x86_64"});
     Loaded.push_back(std::move(*P));
   }
 
