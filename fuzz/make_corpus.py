@@ -380,16 +380,16 @@ def mpi_string(text):
 
 
 def mpi_message(kind, payload, request=1, tag=0, data_bytes=0, reply_tag=16):
-    """A whole control message: magic "OMPM", version 1, then the payload."""
-    header = struct.pack("<IHHQIIQII", 0x4d504d4f, 1, kind, request, len(payload), tag,
+    """A whole control message: magic "OMPM", version 2, then the payload."""
+    header = struct.pack("<IHHQIIQII", 0x4d504d4f, 2, kind, request, len(payload), tag,
                          data_bytes, reply_tag, 0)
     return header + payload
 
 
 def mpi_protocol_inputs():
-    """First byte: 0 = a whole message, 1-11 = one payload type (the target's order)."""
-    hello = struct.pack("<HI", 1, 0)
-    reply = (struct.pack("<H", 1) + mpi_string("node1") + struct.pack("<I", 2) +
+    """First byte: 0 = a whole message, 1-12 = one payload type (the target's order)."""
+    hello = struct.pack("<HI", 2, 0)
+    reply = (struct.pack("<H", 2) + mpi_string("node1") + struct.pack("<I", 2) +
              mpi_string("x86_64") + mpi_string("host") + struct.pack("<I", 0) +
              mpi_string("cuda") + mpi_string("NVIDIA H100 80GB HBM3") + struct.pack("<I", 1))
     alloc = struct.pack("<IIQQ", 0, 0, 1 << 20, 3)
@@ -403,6 +403,9 @@ def mpi_protocol_inputs():
                mpi_string("__omp_offloading_fd00_1_main_l5") + struct.pack("<QQII", 0x401000, 0, 0, 0) +
                mpi_string("global_x") + struct.pack("<QQII", 0x404000, 8, 0, 0))
     load_image = struct.pack("<I", 0) + entries
+    # role send: device 0's 1 MiB at 0x7f...1000 to rank 2 on tag 40
+    exchange = struct.pack("<IIQIQQQII", 1, 0, 0x7f0000001000, 1, 0x7f0000200000, 1 << 20, 3,
+                           2, 40)
     return {
         "message_hello": b"\x00" + mpi_message(1, hello),
         "message_submit_with_data": b"\x00" + mpi_message(5, copy, tag=100, data_bytes=4096),
@@ -417,6 +420,8 @@ def mpi_protocol_inputs():
         "launch": b"\x06" + launch,
         "queue": b"\x07" + queue,
         "status_failed": b"\x09" + status,
+        "message_exchange": b"\x00" + mpi_message(15, exchange),
+        "exchange": b"\x0c" + exchange,
     }
 
 

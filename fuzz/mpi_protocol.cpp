@@ -1,7 +1,7 @@
 // Fuzz target: the MPI plugin's wire protocol (src/plugins/mpi/
 // mpi_protocol.h), which decodes bytes from another process. The input's
 // first byte picks the decoder (0: a whole control message, header and the
-// payload its kind names; 1-11: one payload type), the rest is the message.
+// payload its kind names; 1-12: one payload type), the rest is the message.
 //
 // Asserted: no input crashes or reads out of bounds (ASan, UBSan); a header
 // that decodes has a known kind, this side's version and a payload size
@@ -46,6 +46,7 @@ void payload(int Which, std::span<const std::byte> Bytes) {
     case 9: roundTrip<StatusReply>(Bytes); break;
     case 10: roundTrip<LoadImageRequest>(Bytes); break;
     case 11: roundTrip<LoadImageReply>(Bytes); break;
+    case 12: roundTrip<ExchangeRequest>(Bytes); break;
     default: break;
   }
 }
@@ -67,6 +68,7 @@ int payloadOfKind(MessageKind Kind) {
     case MessageKind::Shutdown: return 0;
     case MessageKind::LoadImage: return 10;
     case MessageKind::LoadImageReply: return 11;
+    case MessageKind::Exchange: return 12;
   }
   return 0;
 }
@@ -76,7 +78,7 @@ int payloadOfKind(MessageKind Kind) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size == 0) return 0;
   std::span<const std::byte> Bytes(reinterpret_cast<const std::byte *>(Data) + 1, Size - 1);
-  const int Which = Data[0] % 12;
+  const int Which = Data[0] % 13;
   if (Which != 0) {
     payload(Which, Bytes);
     return 0;

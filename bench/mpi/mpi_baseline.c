@@ -19,6 +19,11 @@
 //                     the data in 8 MiB chunks received in place, then a
 //                     48-byte trailer; median, GB/s.
 //                     Sizes 4K 64K 1M 16M 256M 1G, up to MPI_BENCH_MAX_BYTES.
+//   exchange_<size>   with MPI_BENCH_CASES=exchange and 3 ranks: rank 0
+//                     sends an Exchange request (40 + 52 bytes) to rank 2,
+//                     then to rank 1; rank 1 sends the data to rank 2 in
+//                     8 MiB chunks; both answer rank 0 (40 + 8); timed on
+//                     rank 0; median GB/s. Sizes 1M 16M 256M 1G.
 //   nowait_chain      not measured here (no MPI counterpart beyond
 //                     empty_region: the script compares it with 1/empty_region).
 // The byte counts are those of mpi_protocol.h/.cpp for clang 14's empty
@@ -34,7 +39,7 @@
 #include <string.h>
 
 enum { kHeader = 40, kLaunch = kHeader + 68, kSync = kHeader + 12, kStatus = kHeader + 8,
-       kCopyReq = kHeader + 28, kTagCtl = 1, kTagData = 16 };
+       kCopyReq = kHeader + 28, kExchangeReq = kHeader + 52, kTagCtl = 1, kTagData = 16 };
 static const size_t kChunk = 8u << 20;
 
 static int cmp_double(const void *A, const void *B) {
@@ -73,15 +78,73 @@ static void recvData(unsigned char *P, size_t Bytes, int From) {
   }
 }
 
+// exchange_<size> (MPI_BENCH_CASES=exchange, 3 ranks): rank 0 sends an
+// Exchange request to rank 2 (receive) and to rank 1 (send); rank 1 sends
+// the data to rank 2 in 8 MiB chunks; each answers rank 0 with a status;
+// timed on rank 0 from the first request to the second reply.
+static int exchangeCases(int Rank) {
+  unsigned char Ctl[256] = {0};
+  const size_t MaxBytes = (size_t)envLong("MPI_BENCH_MAX_BYTES", 1L << 30);
+  const double CopyBytes = (double)envLong("MPI_BENCH_COPY_BYTES", 1L << 30);
+  static const size_t Sizes[] = {1u << 20, 16u << 20, 256u << 20, 1u << 30};
+  size_t Largest = 0;
+  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes; ++S)
+    if (Sizes[S] <= MaxBytes) Largest = Sizes[S];
+  unsigned char *Buf = Rank && Largest ? malloc(Largest) : NULL;
+  if (Buf) memset(Buf, 1, Largest);  // touch every page before timing
+  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes && Sizes[S] <= MaxBytes; ++S) {
+    const size_t Bytes = Sizes[S];
+    char Name[16];
+    sizeName(Bytes, Name, sizeof Name);
+    int Reps = (int)(CopyBytes / (double)Bytes);
+    Reps = Reps < 3 ? 3 : Reps > 100 ? 100 : Reps;
+    double *Ts = malloc(sizeof(double) * (size_t)Reps);
+    for (int R = -1; R < Reps; ++R) {  // R = -1: warm-up
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double T0 = MPI_Wtime();
+      if (Rank == 0) {
+        MPI_Send(Ctl, kExchangeReq, MPI_BYTE, 2, kTagCtl, MPI_COMM_WORLD);
+        MPI_Send(Ctl, kExchangeReq, MPI_BYTE, 1, kTagCtl, MPI_COMM_WORLD);
+        MPI_Recv(Ctl, kStatus, MPI_BYTE, 1, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(Ctl, kStatus, MPI_BYTE, 2, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (R >= 0) Ts[R] = MPI_Wtime() - T0;
+      } else {
+        MPI_Recv(Ctl, kExchangeReq, MPI_BYTE, 0, kTagCtl, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (Rank == 1)
+          sendData(Buf, Bytes, 2);
+        else
+          recvData(Buf, Bytes, 1);
+        MPI_Send(Ctl, kStatus, MPI_BYTE, 0, kTagData, MPI_COMM_WORLD);
+      }
+    }
+    if (Rank == 0)
+      printf("case=exchange_%s value=%.3f unit=GB/s reps=%d\n", Name,
+             (double)Bytes / median(Ts, Reps) / 1e9, Reps);
+    fflush(stdout);
+    free(Ts);
+  }
+  free(Buf);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int Rank = 0, Size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
-  if (Size != 2) {
-    if (Rank == 0) printf("ERROR run with 2 ranks (mpirun -np 2), not %d\n", Size);
+  const char *Only = getenv("MPI_BENCH_CASES");
+  const int Exchange = Only && !strcmp(Only, "exchange");
+  if (Size != (Exchange ? 3 : 2)) {
+    if (Rank == 0)
+      printf("ERROR run with %d ranks (mpirun -np %d), not %d\n", Exchange ? 3 : 2,
+             Exchange ? 3 : 2, Size);
     MPI_Finalize();
     return 1;
+  }
+  if (Exchange) {
+    int Rc = exchangeCases(Rank);
+    MPI_Finalize();
+    return Rc;
   }
   const int Peer = 1 - Rank;
   unsigned char Ctl[256] = {0};

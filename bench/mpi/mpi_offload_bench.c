@@ -20,12 +20,20 @@
 //                     trailer); median of reps, GB/s.
 //                     Sizes 4K 64K 1M 16M 256M 1G, up to MPI_BENCH_MAX_BYTES.
 //                     Each size is checked once (a pattern there and back).
+//   exchange_<size>   only with MPI_BENCH_CASES=exchange, under 2 servers
+//                     (`: -np 2 omptarget-mpi-device`): omp_target_memcpy
+//                     from the first server's device to the second's (the
+//                     next device), server to server; sizes 1M 16M 256M 1G
+//                     up to MPI_BENCH_MAX_BYTES, reps as for submit;
+//                     median GB/s; each size checked once on the host.
 //   nowait_chain      MPI_BENCH_CHAIN `target nowait depend(inout: x)`
 //                     regions in a chain (each increments a declare-target
 //                     counter on the device), then taskwait; the median of
 //                     MPI_BENCH_CHAIN_REPS chains, regions/s. The counter is
 //                     read back and checked after the chains.
 // Environment (all optional):
+//   MPI_BENCH_CASES          exchange: the exchange cases only; otherwise
+//                            all the others
 //   MPI_BENCH_LOCAL_DEVICES  local device count (see above)
 //   MPI_BENCH_MAX_BYTES      largest copy size (default 1 GiB)
 //   MPI_BENCH_REGIONS        empty regions timed (default 2000)
@@ -79,6 +87,60 @@ static void sizeName(size_t Bytes, char *Out, size_t N) {
     snprintf(Out, N, "%zu", Bytes);
 }
 
+// exchange_<size>: Src's buffer to Dst's, both remote (mpi_baseline.c's
+// exchange cases are the same messages in plain MPI).
+static int exchangeCases(int Src, int Dst, int Num) {
+  if (Dst >= Num) {
+    printf("ERROR exchange needs two remote devices (%d and %d; %d devices): run with 2 servers\n",
+           Src, Dst, Num);
+    return 1;
+  }
+  const int Host = omp_get_initial_device();
+  const size_t MaxBytes = (size_t)envLong("MPI_BENCH_MAX_BYTES", 1L << 30);
+  const double CopyBytes = (double)envLong("MPI_BENCH_COPY_BYTES", 1L << 30);
+  static const size_t Sizes[] = {1u << 20, 16u << 20, 256u << 20, 1u << 30};
+  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes && Sizes[S] <= MaxBytes; ++S) {
+    const size_t Bytes = Sizes[S];
+    char Name[16];
+    sizeName(Bytes, Name, sizeof Name);
+    unsigned char *Buf = malloc(Bytes), *Back = malloc(Bytes);
+    void *A = omp_target_alloc(Bytes, Src), *B = omp_target_alloc(Bytes, Dst);
+    if (!Buf || !Back || !A || !B) {
+      printf("ERROR could not allocate %zu bytes (host or devices %d, %d)\n", Bytes, Src, Dst);
+      return 1;
+    }
+    for (size_t I = 0; I < Bytes; ++I) Buf[I] = (unsigned char)(I * 13 + 5);
+    memset(Back, 0, Bytes);
+    if (omp_target_memcpy(A, Buf, Bytes, 0, 0, Src, Host) ||
+        omp_target_memcpy(B, A, Bytes, 0, 0, Dst, Src) ||
+        omp_target_memcpy(Back, B, Bytes, 0, 0, Host, Dst) || memcmp(Buf, Back, Bytes)) {
+      printf("ERROR exchange of %zu bytes from device %d to %d: wrong or failed\n", Bytes, Src,
+             Dst);
+      return 1;
+    }
+    int Reps = (int)(CopyBytes / (double)Bytes);
+    Reps = Reps < 3 ? 3 : Reps > 100 ? 100 : Reps;
+    double *Ts = malloc(sizeof(double) * (size_t)Reps);
+    for (int R = 0; R < Reps; ++R) {
+      const double T0 = now_s();
+      if (omp_target_memcpy(B, A, Bytes, 0, 0, Dst, Src)) {
+        printf("ERROR exchange of %zu bytes failed\n", Bytes);
+        return 1;
+      }
+      Ts[R] = now_s() - T0;
+    }
+    printf("case=exchange_%s value=%.3f unit=GB/s reps=%d\n", Name,
+           (double)Bytes / median(Ts, Reps) / 1e9, Reps);
+    fflush(stdout);
+    free(Ts);
+    omp_target_free(A, Src);
+    omp_target_free(B, Dst);
+    free(Buf);
+    free(Back);
+  }
+  return 0;
+}
+
 int main(void) {
   const int Local = (int)envLong("MPI_BENCH_LOCAL_DEVICES", envLong("OMPTARGET_HOST_NUM_DEVICES", 4));
   const int Num = omp_get_num_devices();
@@ -98,6 +160,9 @@ int main(void) {
     printf("ERROR device %d is not remote\n", Dev);
     return 1;
   }
+
+  const char *Only = getenv("MPI_BENCH_CASES");
+  if (Only && !strcmp(Only, "exchange")) return exchangeCases(Dev, Dev + 1, Num);
 
   // ---- empty_region
   const int Regions = (int)envLong("MPI_BENCH_REGIONS", 2000);

@@ -2,7 +2,9 @@
 # The MPI plugin's benchmark: OpenMP offloading to a device server on
 # another rank (mpi_offload_bench.c, side "omp") against plain MPI between
 # two ranks exchanging the same messages (mpi_baseline.c, side "mpi"), run
-# interleaved, ROUNDS rounds of omp then mpi.
+# interleaved, ROUNDS rounds of omp then mpi; then, each round, the
+# exchange cases (a copy between the devices of two servers) with two
+# server ranks against three plain MPI ranks.
 #
 # Usage: bench/mpi/run_mpi_bench.sh
 #
@@ -44,6 +46,7 @@
 #   submit_*, retrieve_* of 1M and more: omp GB/s / mpi GB/s >= 0.90
 #   nowait_chain  no goal; its mpi figure is 10^6 / mpi empty_region (the
 #                 regions/s of the wire's round trips alone)
+#   exchange_*    no goal of its own; shown with its ratio
 # Exit status: 0 when every run finished and printed every figure, 1 when a
 # build or a run failed or a figure is missing (never on a figure's value),
 # 77 without mpirun.
@@ -97,13 +100,20 @@ for S in 4096:4K 65536:64K 1048576:1M 16777216:16M 268435456:256M 1073741824:1G;
   [ "${S%%:*}" -le "$MAX_BYTES" ] && CASES+=("submit_${S#*:}" "retrieve_${S#*:}")
 done
 [ "$CHAIN" -gt 0 ] && [ "$CHAIN_REPS" -gt 0 ] && CASES+=(nowait_chain)
+# The exchange runs' cases (MPI_BENCH_CASES=exchange).
+XCASES=()
+for S in 1048576:1M 16777216:16M 268435456:256M 1073741824:1G; do
+  [ "${S%%:*}" -le "$MAX_BYTES" ] && XCASES+=("exchange_${S#*:}")
+done
 
 FIGURES=$OUT_DIR/figures.txt
 : >"$FIGURES"
 FAILED=0
-# run SIDE ROUND LOG COMMAND...: runs, then prints and keeps its figures.
+# run SIDE ROUND LOG COMMAND...: runs, then prints and keeps its figures
+# (those of CASES, or of the array CASE_LIST names).
 run() {
   local Side=$1 Round=$2 Log=$3
+  local -n Want=${CASE_LIST:-CASES}
   shift 3
   if ! locked "${MPIRUN[@]}" "$@" >"$Log" 2>&1; then
     echo "ERROR: side=$Side round=$Round failed (exit $?); its output: $Log"
@@ -112,7 +122,7 @@ run() {
   fi
   grep '^ERROR' "$Log" && FAILED=1
   local C
-  for C in "${CASES[@]}"; do
+  for C in "${Want[@]}"; do
     [ "$Side" = mpi ] && [ "$C" = nowait_chain ] && continue
     local L
     L=$(grep -m1 "^case=$C " "$Log") || { echo "ERROR: side=$Side round=$Round printed no figure for $C"; FAILED=1; continue; }
@@ -124,6 +134,12 @@ run() {
 for ((R = 1; R <= ROUNDS; R++)); do
   run omp "$R" "$OUT_DIR/omp.$R.log" -np 1 "$OUT_DIR/mpi_offload_bench" : -np 1 "$SERVER"
   run mpi "$R" "$OUT_DIR/mpi.$R.log" -np 2 "$OUT_DIR/mpi_baseline"
+  if [ ${#XCASES[@]} -gt 0 ]; then
+    MPI_BENCH_CASES=exchange CASE_LIST=XCASES run omp "$R" "$OUT_DIR/omp-exchange.$R.log" \
+      -x MPI_BENCH_CASES -np 1 "$OUT_DIR/mpi_offload_bench" : -np 2 "$SERVER"
+    MPI_BENCH_CASES=exchange CASE_LIST=XCASES run mpi "$R" "$OUT_DIR/mpi-exchange.$R.log" \
+      -x MPI_BENCH_CASES -np 3 "$OUT_DIR/mpi_baseline"
+  fi
 done
 
 if [ "$DIAG" = 1 ]; then
@@ -145,7 +161,7 @@ fi
 
 # ---- the table
 echo
-awk -v cases="${CASES[*]}" '
+awk -v cases="${CASES[*]} ${XCASES[*]}" '
   function better(u, a, b) { return u == "us/region" ? a < b : a > b }
   {
     for (i = 1; i <= NF; ++i) { split($i, kv, "="); f[kv[1]] = kv[2] }

@@ -25,31 +25,45 @@ bool fileExists(const std::string &Path) {
 }
 }  // namespace
 
+namespace {
+// The plugin Name: beside the core first (the core's own directory wins
+// over any other copy on the search path), then wherever the dynamic
+// loader finds it. A plugin that exists but cannot be loaded deserves a
+// message; one that is simply not installed does not.
+std::unique_ptr<Plugin> loadPlugin(const std::string &Name) {
+  const std::string Dir = directoryOf(reinterpret_cast<const void *>(&fileExists));
+  std::string Beside = Dir + Name;
+  bool ExistsBeside = !Dir.empty() && fileExists(Beside);
+  auto Loaded = Plugin::load(ExistsBeside ? Beside : Name);
+  if (Loaded) return std::move(*Loaded);
+  if (ExistsBeside)
+    debug::warning("%s; its devices are unavailable", Loaded.error().message().c_str());
+  else
+    OMPT_TRACE("omptarget", "%s", Loaded.error().message().c_str());
+  return nullptr;
+}
+}  // namespace
+
 void DeviceTable::loadPlugins() {
   if (Loaded_.load(std::memory_order_acquire)) return;
   ScopedLock Lock(Mutex_);
   if (Loaded_.load(std::memory_order_relaxed)) return;
-  // The core's own directory: plugins beside it win over any other copy on
-  // the search path.
-  const std::string Dir = directoryOf(reinterpret_cast<const void *>(&fileExists));
-  for (const std::string &Name : pluginNames()) {
-    // Beside the core first, then wherever the dynamic loader finds it.
-    std::string Beside = Dir + Name;
-    bool ExistsBeside = !Dir.empty() && fileExists(Beside);
-    auto Loaded = Plugin::load(ExistsBeside ? Beside : Name);
-    if (Loaded) {
-      Plugins_.push_back(std::move(*Loaded));
-      continue;
-    }
-    // A plugin that exists but cannot be loaded deserves a message; one that
-    // is simply not installed does not.
-    if (ExistsBeside)
-      debug::warning("%s; its devices are unavailable", Loaded.error().message().c_str());
-    else
-      OMPT_TRACE("omptarget", "%s", Loaded.error().message().c_str());
-  }
+  for (const std::string &Name : pluginNames())
+    if (std::unique_ptr<Plugin> P = loadPlugin(Name)) Plugins_.push_back(std::move(P));
   OMPT_TRACE("omptarget", "%zu plugin(s) loaded", Plugins_.size());
   Loaded_.store(true, std::memory_order_release);
+}
+
+void DeviceTable::startPlugin(const std::string &FileName) {
+  ScopedLock Lock(Mutex_);
+  if (StartTried_) return;
+  StartTried_ = true;
+  std::unique_ptr<Plugin> P = loadPlugin(FileName);
+  if (!P) return;
+  const int32_t N = P->fn().number_of_devices();
+  OMPT_TRACE("omptarget", "%s started: %d device(s), not added yet", FileName.c_str(),
+             static_cast<int>(N));
+  Started_.push_back(std::move(P));
 }
 
 void DeviceTable::addPlugin(std::unique_ptr<Plugin> P) {

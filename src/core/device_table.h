@@ -2,11 +2,10 @@
 // plugins first accept an image (as LLVM 14 numbers them).
 //
 // Thread safety: `Mutex_` (a FutexMutex) guards plugin loading, plugin
-// activation and device creation: Plugins_, Active_, Owned_. It is held while
-// a plugin is loaded or asked for its devices (init_requires,
-// number_of_devices), and is never taken with another core lock held. Device
-// pointers are published through a fixed array of atomics (Slots_, Count_)
-// so that the hot path (device by id) takes no lock; Loaded_ is an atomic
+// activation and device creation: Plugins_, Active_, Owned_, Started_, StartTried_. It is held
+// while a plugin is loaded or asked for its devices (init_requires, number_of_devices), and is
+// never taken with another core lock held. Device pointers are published through a fixed array of
+// atomics (Slots_, Count_) so that the hot path (device by id) takes no lock; Loaded_ is an atomic
 // set once under Mutex_ and tested without it first.
 #pragma once
 
@@ -33,6 +32,13 @@ class DeviceTable {
   // Loads every plugin that can be found (once). Failures to load a plugin
   // that exists are reported; absent plugins are only traced.
   void loadPlugins();
+  // Loads the plugin FileName (one of pluginNames(), found as loadPlugins
+  // finds it) and asks it for its device count, without adding its devices:
+  // for a plugin whose peers wait until it starts (the MPI plugin's device
+  // servers), even with offloading disabled. Once per table; a plugin that
+  // is not installed is only traced. Its devices join the table only by
+  // activate(), as any plugin's.
+  void startPlugin(const std::string &FileName);
   // Adds an already constructed plugin (tests).
   void addPlugin(std::unique_ptr<Plugin> P);
 
@@ -61,6 +67,8 @@ class DeviceTable {
   std::vector<std::unique_ptr<Plugin>> Plugins_ GUARDED_BY(Mutex_);
   std::vector<ActivePlugin> Active_ GUARDED_BY(Mutex_);
   std::vector<std::unique_ptr<Device>> Owned_ GUARDED_BY(Mutex_);
+  std::vector<std::unique_ptr<Plugin>> Started_ GUARDED_BY(Mutex_);  // startPlugin's
+  bool StartTried_ GUARDED_BY(Mutex_) = false;
   std::array<std::atomic<Device *>, kMaxDevices> Slots_{};
   std::atomic<int32_t> Count_{0};
 };

@@ -12,6 +12,7 @@
 #include "descriptor_check.h"
 #include "env.h"
 #include "exit_mark.h"
+#include "mpi_launch.h"
 #include "scoped_lock.h"
 
 namespace omptarget::core {
@@ -184,6 +185,11 @@ void Runtime::registerLib(__tgt_bin_desc *Desc) {
     debug::error("__tgt_register_lib: null descriptor ignored");
     return;
   }
+  // The device servers of an MPI launch wait in MPI_Init until this rank
+  // starts the MPI plugin: start it at the first registration, whatever
+  // the policy and the descriptor (usage.md, "Devices on other nodes"); its
+  // devices are added as any plugin's, when it takes an image.
+  if (mpi::launchDecision().UseMpi) Devices_.startPlugin("libomptarget.rtl.mpi.so");
   // A descriptor of another compiler's entry layout is ignored, as an image
   // no plugin accepts is: its target regions run on the host, and under
   // OMP_TARGET_OFFLOAD=mandatory the first of them is fatal (api_target.cpp,

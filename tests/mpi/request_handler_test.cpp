@@ -74,8 +74,19 @@ class RecordingChannel final : public Channel {
     Data.push_back({Tag, {B.begin(), B.end()}});
     return {};
   }
-  std::vector<Sent> Replies, Data;
-  size_t Received = 0;
+  // Rank 2 is the one other server.
+  bool isPeerServer(int Rank) const override { return Rank == 2; }
+  Status sendToPeer(int, uint32_t Tag, std::span<const std::byte> B) override {
+    ToPeer.push_back({Tag, {B.begin(), B.end()}});
+    return {};
+  }
+  Status receiveFromPeer(int, uint32_t, std::span<std::byte> Into) override {
+    std::memset(Into.data(), 0x6b, Into.size());
+    FromPeer += Into.size();
+    return {};
+  }
+  std::vector<Sent> Replies, Data, ToPeer;
+  size_t Received = 0, FromPeer = 0;
 };
 
 template <typename P>
@@ -138,6 +149,15 @@ TEST(MpiServer, AllocSubmitRetrieveFree) {
   EXPECT_NE(R.Message.find("is not an allocation"), std::string::npos) << R.Message;
 }
 
+// A block of Bytes on device 0 (its address; 0 when refused).
+uint64_t allocate(RequestHandler &H, RecordingChannel &C, uint64_t Bytes) {
+  AllocRequest A;
+  A.Bytes = Bytes;
+  H.handle(request(MessageKind::Alloc, A), C);
+  Expected<PointerReply> P = PointerReply::decode(payloadOf(C.Replies.back().Bytes));
+  return P ? P->Pointer : 0;
+}
+
 // A plugin whose device memory is the server's own (our host plugin):
 // the bytes go between MPI and the allocation itself, never through the
 // plugin's copy entries; the staged plugin above copies through them.
@@ -149,16 +169,13 @@ TEST(MpiServer, SharedMemoryCopiesInPlace) {
     RequestHandler H({Plugin}, "node");
     RecordingChannel C;
     SubmitCalls = RetrieveCalls = 0;
-    AllocRequest A;
-    A.Bytes = 64;
-    H.handle(request(MessageKind::Alloc, A), C);
-    Expected<PointerReply> P = PointerReply::decode(payloadOf(C.Replies.at(0).Bytes));
-    ASSERT_TRUE(P);
-    auto *Mem = reinterpret_cast<unsigned char *>(P->Pointer);
+    const uint64_t Block = allocate(H, C, 64);
+    ASSERT_NE(Block, 0u);
+    auto *Mem = reinterpret_cast<unsigned char *>(Block);
     std::memset(Mem, 0x11, 64);
 
     CopyRequest Copy;
-    Copy.Pointer = P->Pointer + 16;
+    Copy.Pointer = Block + 16;
     Copy.Bytes = 32;
     H.handle(request(MessageKind::Submit, Copy, 32), C);
     EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
@@ -177,6 +194,87 @@ TEST(MpiServer, SharedMemoryCopiesInPlace) {
     EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
     EXPECT_EQ(RetrieveCalls, Shares ? 0 : 1);
     EXPECT_EQ(H.refusals(), 0u);
+  }
+}
+
+// Exchange: within the server (in memory, or staged through the plugin's
+// copy entries), to another server (the bytes on the peer tag; a refusal
+// still sends an empty chunk), and from one (a refusal drains the bytes).
+TEST(MpiServer, Exchange) {
+  for (bool Shares : {false, true}) {
+    SCOPED_TRACE(Shares ? "shares memory" : "staged");
+    ServedPlugin Plugin = fakePlugin();
+    Plugin.SharesMemory = Shares;
+    RequestHandler H({Plugin}, "node");
+    RecordingChannel C;
+    SubmitCalls = RetrieveCalls = 0;
+    const uint64_t B0 = allocate(H, C, 64), B1 = allocate(H, C, 64);
+    ASSERT_TRUE(B0 && B1);
+    auto *M0 = reinterpret_cast<unsigned char *>(B0);
+    auto *M1 = reinterpret_cast<unsigned char *>(B1);
+    for (int I = 0; I < 64; ++I) M0[I] = static_cast<unsigned char>(I), M1[I] = 0;
+
+    ExchangeRequest X;
+    X.Role = ExchangeRequest::kLocal;
+    X.SrcPointer = B0 + 8;
+    X.DstPointer = B1;
+    X.Bytes = 16;
+    H.handle(request(MessageKind::Exchange, X), C);
+    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+    EXPECT_EQ(M1[0], 8);
+    EXPECT_EQ(M1[15], 23);
+    EXPECT_EQ(M1[16], 0);
+    EXPECT_EQ(RetrieveCalls, Shares ? 0 : 1);
+    EXPECT_EQ(SubmitCalls, Shares ? 0 : 1);
+
+    X.Role = ExchangeRequest::kSend;
+    X.PeerRank = 2;
+    X.PeerTag = 40;
+    H.handle(request(MessageKind::Exchange, X), C);
+    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+    ASSERT_EQ(C.ToPeer.size(), 1u);
+    EXPECT_EQ(C.ToPeer[0].Tag, 40u);
+    ASSERT_EQ(C.ToPeer[0].Bytes.size(), 16u);
+    EXPECT_EQ(C.ToPeer[0].Bytes[0], std::byte{8});
+
+    X.Role = ExchangeRequest::kReceive;
+    X.DstPointer = B1 + 32;
+    H.handle(request(MessageKind::Exchange, X), C);
+    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+    EXPECT_EQ(M1[31], 0);
+    EXPECT_EQ(M1[32], 0x6b);
+    EXPECT_EQ(M1[47], 0x6b);
+    EXPECT_EQ(M1[48], 0);
+    EXPECT_EQ(C.FromPeer, 16u);
+    EXPECT_EQ(H.refusals(), 0u);
+
+    // Refusals: a source outside its block sends the receiver an empty
+    // chunk; a destination outside its block drains the sender's bytes; a
+    // peer that is not another server gets nothing.
+    X.Role = ExchangeRequest::kSend;
+    X.SrcPointer = B0 + 60;
+    H.handle(request(MessageKind::Exchange, X), C);
+    StatusReply R = statusOf(C.Replies.back());
+    EXPECT_EQ(R.Code, StatusReply::kFailed);
+    EXPECT_NE(R.Message.find("is not inside memory"), std::string::npos) << R.Message;
+    ASSERT_EQ(C.ToPeer.size(), 2u);
+    EXPECT_TRUE(C.ToPeer[1].Bytes.empty());
+
+    X.Role = ExchangeRequest::kReceive;
+    X.DstPointer = B1 + 60;
+    H.handle(request(MessageKind::Exchange, X), C);
+    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kFailed);
+    EXPECT_EQ(C.FromPeer, 32u);
+    EXPECT_EQ(M1[60], 0);
+
+    X.PeerRank = 0;  // the program's rank
+    X.DstPointer = B1;
+    H.handle(request(MessageKind::Exchange, X), C);
+    R = statusOf(C.Replies.back());
+    EXPECT_EQ(R.Code, StatusReply::kFailed);
+    EXPECT_NE(R.Message.find("not another device server"), std::string::npos) << R.Message;
+    EXPECT_EQ(C.FromPeer, 32u);
+    EXPECT_EQ(H.refusals(), 3u);
   }
 }
 
@@ -215,7 +313,9 @@ TEST(MpiServer, RefusesWhatItDidNotHandOut) {
   // Another version: refused on its reply tag too, with both versions.
   M = request(MessageKind::Hello, HelloRequest{});
   M[4] = std::byte{kProtocolVersion + 1};
-  ExpectRefused(M, "protocol version 2, this side speaks version 1");
+  ExpectRefused(M, formatString("protocol version %d, this side speaks version %d",
+                                kProtocolVersion + 1, kProtocolVersion)
+                       .c_str());
   // Garbage: no reply tag to answer on; counted, the server goes on.
   const size_t Before = C.Replies.size();
   std::vector<std::byte> Garbage(13, std::byte{0x33});

@@ -50,6 +50,25 @@ noservers)  # one program under mpirun, and none: local devices only
   has "devices: 2, using device 2"
   has "target tofrom: ok, ran in this process"
   ;;
+exchange)  # copies between remote devices: rank to rank, within a rank
+  "$CLANG" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -I"$SRC/include" \
+    "$SRC/tests/mpi/remote_exchange.c" -o "$WORK/prog" || exit 1
+  $MPIRUN -np 1 "$WORK/prog" : -np 2 "$SERVER" >"$WORK/out" 2>&1 || fail "mpirun failed"
+  for n in 4096 20971520; do
+    has "$n bytes rank 1 -> rank 2: ok"
+    has "$n bytes rank 2 -> rank 1: ok"
+    has "$n bytes within rank 1: ok"
+  done
+  has "exchange: all ok"
+  ;;
+long-kernel)  # regions longer than the deadline: keep-alives, no timeout
+  "$CLANG" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -I"$SRC/include" \
+    "$SRC/tests/mpi/remote_long_kernel.c" -o "$WORK/prog" || exit 1
+  OMPTARGET_MPI_TIMEOUT_MS=1000 $MPIRUN -x OMPTARGET_MPI_TIMEOUT_MS -np 1 "$WORK/prog" : \
+    -np 1 "$SERVER" >"$WORK/out" 2>&1 || fail "mpirun failed"
+  has "long regions on device [0-9]*: ok"
+  grep -q "did not answer" "$WORK/out" && fail "a keep-alive was missed"
+  ;;
 hang)  # a server that stops answering: one line naming rank and operation, no hang
   build
   START=$(date +%s)

@@ -52,7 +52,3 @@ int main(void) {
   printf("alloc on device 1: %s\n", p ? "non-null" : "null");
   return 0;
 }
-
-// Not on remote devices (remote-mpi): a program that never starts offloading never starts the MPI
-// plugin, and the device servers wait for it in MPI_Init (docs/usage.md, "Devices on other nodes").
-// UNSUPPORTED: remote-mpi

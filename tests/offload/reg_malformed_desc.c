@@ -237,7 +237,3 @@ int main(void) {
 // DISABLED-CORRUPT: Libomptarget error: __tgt_register_lib: descriptor {{.*}} has a negative number of device images (-1); offloading is disabled, so the descriptor is ignored; no compiler emits such counts or bounds{{.*}}
 // DISABLED-CORRUPT-NEXT: registered negative
 // DISABLED-CORRUPT-NEXT: x=2 devices=0
-
-// Not on remote devices (remote-mpi): some forms never start the MPI plugin (offloading disabled,
-// descriptor ignored), and the device servers then wait for it in MPI_Init.
-// UNSUPPORTED: remote-mpi

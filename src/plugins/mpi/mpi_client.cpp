@@ -1,5 +1,8 @@
 #include "mpi_client.h"
 
+#include <algorithm>
+#include <chrono>
+
 namespace omptarget::mpi {
 
 std::string RemoteRank::who(int32_t Device) const {
@@ -48,7 +51,7 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P, std::span<std::byte> 
   const int Tag = static_cast<int>(P.Tag);
   Failure F;
   auto ReceiveReply = [&]() -> Expected<Reply> {
-    Expected<Received> R = T_.receive(Rank_, Tag, kHeaderBytes + kMaxPayloadBytes, TimeoutMs_, &F);
+    Expected<Received> R = receiveWhileAlive(Tag, F);
     if (!R) return failure(What, Device, R.error(), F);
     Expected<Header> RH = decodeHeader(R->Bytes);
     if (!RH)
@@ -64,7 +67,6 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P, std::span<std::byte> 
     Out.Payload.assign(R->Bytes.begin() + kHeaderBytes, R->Bytes.end());
     return Out;
   };
-
   Expected<Reply> First = ReceiveReply();
   if (!First) return First.takeError();
   if (First->H.Kind == MessageKind::StatusReply) {
@@ -97,6 +99,42 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P, std::span<std::byte> 
     return makeError("%s: %s failed on the device: %s", who(Device).c_str(), What,
                      TS->Message.c_str());
   return First;
+}
+
+int RemoteRank::keepAliveIntervalMs(int TimeoutMs) { return std::clamp(TimeoutMs / 4, 10, 1000); }
+
+void RemoteRank::drainKeepAlives() {
+  for (;;) {
+    Failure F;
+    Expected<Received> K = T_.receive(Rank_, kKeepAliveTag, kHeaderBytes + kMaxPayloadBytes, 0, &F);
+    if (!K) return;  // none waiting
+    LastHeardMs_.store(nowMs(), std::memory_order_release);
+  }
+}
+
+Expected<Received> RemoteRank::receiveWhileAlive(int Tag, Failure &F) {
+  const int Slice = keepAliveIntervalMs(TimeoutMs_);
+  const int64_t Start = nowMs();
+  for (;;) {
+    Failure SliceF;
+    Expected<Received> R = T_.receive(Rank_, Tag, kHeaderBytes + kMaxPayloadBytes, Slice, &SliceF);
+    if (R || !SliceF.TimedOut) {
+      F = SliceF;
+      return R;
+    }
+    drainKeepAlives();
+    const int64_t Heard = std::max(Start, LastHeardMs_.load(std::memory_order_acquire));
+    if (nowMs() - Heard >= TimeoutMs_) {
+      F.TimedOut = true;
+      return makeError("no message within %d ms", TimeoutMs_);
+    }
+  }
+}
+
+int64_t RemoteRank::nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 Status RemoteRank::shutdown() {

@@ -1,18 +1,25 @@
 // RemoteRank: the MPI plugin's requests to one device server, each a
 // control message (plus bulk bytes) and its reply, with the deadline of
-// OMPTARGET_MPI_TIMEOUT_MS.
+// OMPTARGET_MPI_TIMEOUT_MS, counted from the last sign of life of the
+// server: a reply, or a keep-alive (kKeepAliveTag) it sends while it has a
+// request in hand (server/keep_alive.h), so a long kernel and the
+// requests queued behind it wait as long as the server says it is busy.
 //
 // Contract: request() sends one request and returns the reply of the kind
 // asked for; post() sends one (and its bulk bytes) and returns at once,
 // and collect() later takes its reply, as request() would have (a queued
 // Launch or Submit: its reply is taken when its queue is synchronized, so
-// the program's thread does not wait a round trip per operation; the
-// reply waits in MPI meanwhile, on its own tag); a StatusReply kFailed (the server refused or
-// failed) is an Error with the server's line. Every Error names the rank, its host, the device and
-// the operation ("MPI device rank 2 (node7) did not answer Submit of 4096 bytes within 30000 ms").
-// A rank that missed a deadline is marked unanswering: later requests to it fail at once, without
-// waiting again, and shutdown skips it. Thread safety: any thread may call request() at once (the
-// transport and its tags allow it); Unanswering_ is atomic, everything else immutable.
+// the program's thread does not wait a round trip per operation; the reply
+// waits in MPI meanwhile, on its own tag). A StatusReply kFailed (the
+// server refused or failed) is an Error with the server's line. Every
+// Error names the rank, its host, the device and the operation ("MPI
+// device rank 2 (node7) did not answer Submit of 4096 bytes within 30000
+// ms"). A rank that missed a deadline is marked unanswering: later
+// requests to it fail at once, without waiting again, and shutdown skips
+// it.
+// Thread safety: any thread may call request() at once (the transport and
+// its tags allow it); Unanswering_ and LastHeardMs_ are atomic (any waiting
+// thread takes the keep-alives for all); everything else is immutable.
 #pragma once
 
 #include <atomic>
@@ -49,6 +56,9 @@ class RemoteRank {
   const std::string &hostName() const { return Host_; }
   void setHostName(std::string Host) { Host_ = std::move(Host); }
   bool unanswering() const { return Unanswering_.load(std::memory_order_acquire); }
+  // A tag no request in flight uses (the transport's counter): for bytes
+  // that go between two servers (Exchange).
+  uint32_t freshTag() { return T_.newTag(); }
 
   // Sends Kind with Payload (and Out as its bulk bytes); waits for a reply
   // of kind Expect (or a StatusReply); with In non-empty, the reply's bulk
@@ -80,6 +90,13 @@ class RemoteRank {
                                    MessageKind Expect, const char *What, int32_t Device,
                                    std::span<const std::byte> Out);
   Error failure(const char *What, int32_t Device, const Error &E, const Failure &F);
+  // One message on Tag, waiting in slices of the keep-alive interval; at
+  // each slice's end the keep-alives that came restart the deadline.
+  Expected<Received> receiveWhileAlive(int Tag, Failure &F);
+  // Takes every keep-alive waiting from this rank (LastHeardMs_).
+  void drainKeepAlives();
+  static int keepAliveIntervalMs(int TimeoutMs);
+  static int64_t nowMs();
   std::string who(int32_t Device) const;
 
   Transport &T_;
@@ -87,6 +104,7 @@ class RemoteRank {
   const int TimeoutMs_;
   std::string Host_;  // set once, after Hello, before the rank is shared
   std::atomic<bool> Unanswering_{false};
+  std::atomic<int64_t> LastHeardMs_{0};  // the last keep-alive taken (nowMs)
 };
 
 }  // namespace omptarget::mpi

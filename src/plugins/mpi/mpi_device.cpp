@@ -246,24 +246,54 @@ Status MpiDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, vo
   return {};
 }
 
-Status MpiDevice::exchangeImpl(const void *SrcPtr, plugin::GenericDevice &Dst, void *DstPtr,
+namespace {
+// One server-to-server exchange at a time in this process (mpi_device.h).
+FutexMutex ExchangeMutex;
+}  // namespace
+
+Status MpiDevice::exchangeImpl(const void *SrcPtr, plugin::GenericDevice &DstDevice, void *DstPtr,
                                size_t Size, void *Queue) {
-  if (&Dst != this)
-    return makeError(
-        "the mpi plugin copies between two places of one remote device only, not from device "
-        "%d to device %d",
-        static_cast<int>(id()), static_cast<int>(Dst.id()));
-  constexpr size_t kExchangePiece = size_t(64) << 20;
-  std::vector<std::byte> Buffer(std::min(Size, kExchangePiece));
-  for (size_t Done = 0; Done < Size; Done += Buffer.size()) {
-    const size_t N = std::min(Buffer.size(), Size - Done);
-    if (Status S =
-            retrieveImpl(Buffer.data(), static_cast<const std::byte *>(SrcPtr) + Done, N, Queue);
-        !S)
-      return S;
-    if (Status S = submitImpl(static_cast<std::byte *>(DstPtr) + Done, Buffer.data(), N, Queue); !S)
-      return S;
+  // Same plugin (GenericDevice::isDataExchangeable): an MpiDevice.
+  const RemoteDeviceInfo &Dst = static_cast<MpiDevice &>(DstDevice).Info_;
+  ExchangeRequest Req;
+  Req.SrcDevice = Info_.ServerDevice;
+  Req.SrcPointer = reinterpret_cast<uintptr_t>(SrcPtr);
+  Req.DstDevice = Dst.ServerDevice;
+  Req.DstPointer = reinterpret_cast<uintptr_t>(DstPtr);
+  Req.Bytes = Size;
+  Req.Queue = queueId(Queue);
+  const std::string What = formatString("Exchange of %zu bytes to rank %d's device %d", Size,
+                                        Dst.Rank->rank(), static_cast<int>(Dst.ServerDevice));
+  if (Dst.Rank == Info_.Rank) {
+    Req.Role = ExchangeRequest::kLocal;
+    Expected<Reply> R = Info_.Rank->request(MessageKind::Exchange, Req, MessageKind::StatusReply,
+                                            What.c_str(), Info_.ServerDevice);
+    if (!R) return R.takeError();
+    return {};
   }
+  ScopedLock Lock(ExchangeMutex);
+  const uint32_t Tag = Info_.Rank->freshTag();
+  ExchangeRequest Receive = Req;
+  Receive.Role = ExchangeRequest::kReceive;
+  Receive.Queue = 0;
+  Receive.PeerRank = static_cast<uint32_t>(Info_.Rank->rank());
+  Receive.PeerTag = Tag;
+  const std::string ReceiveWhat =
+      formatString("Exchange of %zu bytes from rank %d's device %d", Size, Info_.Rank->rank(),
+                   static_cast<int>(Info_.ServerDevice));
+  Expected<PendingReply> Receiving =
+      Dst.Rank->post(MessageKind::Exchange, Receive, MessageKind::StatusReply, ReceiveWhat.c_str(),
+                     Dst.ServerDevice);
+  if (!Receiving) return Receiving.takeError();
+  ExchangeRequest Send = Req;
+  Send.Role = ExchangeRequest::kSend;
+  Send.PeerRank = static_cast<uint32_t>(Dst.Rank->rank());
+  Send.PeerTag = Tag;
+  Expected<Reply> Sent = Info_.Rank->request(MessageKind::Exchange, Send, MessageKind::StatusReply,
+                                             What.c_str(), Info_.ServerDevice);
+  Expected<Reply> Received = Dst.Rank->collect(*Receiving);
+  if (!Sent) return Sent.takeError();
+  if (!Received) return Received.takeError();
   return {};
 }
 

@@ -78,9 +78,13 @@ class MpiDevice final : public plugin::GenericDevice {
   Status submitImpl(void *TgtPtr, const void *HstPtr, size_t Size, void *Queue) override;
   Status retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, void *Queue) override;
 
-  // Within this device only (the core copies within a device through
-  // data_exchange): through the program's memory, in pieces of at most
-  // kExchangePiece bytes, each a Retrieve then a Submit on Queue.
+  // Any two remote devices: never through the program's memory. Two
+  // devices of one server: one Exchange (Local) there. Two servers: an
+  // Exchange Receive to Dst's server and an Exchange Send to this one, the
+  // bytes going server to server on a fresh tag; one such pair at a time
+  // in this process (ExchangeMutex, mpi_device.cpp), so that two servers
+  // never each wait to send to the other. Done when both have answered.
+  bool isDataExchangeableImpl(const plugin::GenericDevice &) const override { return true; }
   Status exchangeImpl(const void *SrcPtr, plugin::GenericDevice &Dst, void *DstPtr, size_t Size,
                       void *Queue) override;
 

@@ -2,8 +2,10 @@
 // (omptarget-mpi-device) on the other ranks of an MPI job, after the local
 // devices, numbered in rank order, then by the server's device number.
 //
-// Start-up (numberOfDevicesImpl, at the program's first offload call):
-//  - without an MPI launcher asking for it (mpi_launcher.h) it offers no
+// Start-up (numberOfDevicesImpl, at the first call into the plugin: the
+// core starts it at the program's first registration when mpi_launch.h
+// says so, whatever the policy, since the servers wait for it):
+//  - without an MPI launcher asking for it (mpi_launch.h) it offers no
 //    device and loads nothing (libmpi is never mapped into such programs);
 //  - otherwise it dlopens libomptarget.mpi_transport.so from its own
 //    directory (the part linked with libmpi), which initialises MPI and dups
@@ -15,7 +17,7 @@
 // initialised MPI and every server answered (a hung peer would hang
 // MPI_Finalize); calls after that fail quietly (driverShutDownImpl).
 //
-// Environment: OMPTARGET_MPI (mpi_launcher.h), OMPTARGET_MPI_TIMEOUT_MS
+// Environment: OMPTARGET_MPI (mpi_launch.h), OMPTARGET_MPI_TIMEOUT_MS
 // (each request's deadline, default 30000).
 // Thread safety: Ranks_, Devices_ and Transport_ are written by
 // numberOfDevicesImpl, before any device exists, then only read;
@@ -33,7 +35,7 @@
 #include "generic_plugin.h"
 #include "mpi_client.h"
 #include "mpi_device.h"
-#include "mpi_launcher.h"
+#include "mpi_launch.h"
 #include "mpi_transport.h"
 #include "own_directory.h"
 

@@ -20,6 +20,7 @@ const char *kindName(MessageKind Kind) {
     case MessageKind::Shutdown: return "Shutdown";
     case MessageKind::LoadImage: return "LoadImage";
     case MessageKind::LoadImageReply: return "LoadImageReply";
+    case MessageKind::Exchange: return "Exchange";
   }
   return "unknown";
 }
@@ -239,6 +240,40 @@ Expected<CopyRequest> CopyRequest::decode(std::span<const std::byte> Payload) {
   });
 }
 
+void ExchangeRequest::encode(Writer &W) const {
+  W.u32(Role);
+  W.u32(static_cast<uint32_t>(SrcDevice));
+  W.u64(SrcPointer);
+  W.u32(static_cast<uint32_t>(DstDevice));
+  W.u64(DstPointer);
+  W.u64(Bytes);
+  W.u64(Queue);
+  W.u32(PeerRank);
+  W.u32(PeerTag);
+}
+Expected<ExchangeRequest> ExchangeRequest::decode(std::span<const std::byte> Payload) {
+  Expected<ExchangeRequest> E =
+      decodeWith<ExchangeRequest>(Payload, "exchange", [](Reader &R, ExchangeRequest &V) {
+        V.Role = R.u32("role");
+        V.SrcDevice = static_cast<int32_t>(R.u32("source device"));
+        V.SrcPointer = R.u64("source pointer");
+        V.DstDevice = static_cast<int32_t>(R.u32("destination device"));
+        V.DstPointer = R.u64("destination pointer");
+        V.Bytes = R.u64("size");
+        V.Queue = R.u64("queue");
+        V.PeerRank = R.u32("peer rank");
+        V.PeerTag = R.u32("peer tag");
+      });
+  if (!E) return E;
+  if (E->Role > ExchangeRequest::kReceive)
+    return makeError("exchange: role %" PRIu32 " is none of local (0), send (1), receive (2)",
+                     E->Role);
+  if (E->Role != ExchangeRequest::kLocal && (E->PeerTag < kFirstReplyTag || E->PeerTag > kMaxTag))
+    return makeError("exchange: peer tag %" PRIu32 " outside [%" PRIu32 ", %" PRIu32 "]",
+                     E->PeerTag, kFirstReplyTag, kMaxTag);
+  return E;
+}
+
 void LaunchRequest::encode(Writer &W) const {
   W.u32(static_cast<uint32_t>(Device));
   W.u64(Queue);
@@ -308,7 +343,7 @@ Expected<StatusReply> StatusReply::decode(std::span<const std::byte> Payload) {
         V.Code = static_cast<int32_t>(R.u32("status code"));
         V.Message = R.string("message");
       });
-  if (V && (V->Code < kOk || V->Code > kPending))
+  if (V && (V->Code < kOk || V->Code > kWorking))
     return makeError("StatusReply: unknown status code %d", static_cast<int>(V->Code));
   return V;
 }

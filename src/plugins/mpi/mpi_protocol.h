@@ -49,7 +49,9 @@
 namespace omptarget::mpi {
 
 inline constexpr uint32_t kProtocolMagic = 0x4d504d4f;  // "OMPM" read as little-endian
-inline constexpr uint16_t kProtocolVersion = 1;
+// 2: Exchange (copies between remote devices, rank to rank); StatusReply
+//    kWorking.
+inline constexpr uint16_t kProtocolVersion = 2;
 inline constexpr size_t kHeaderBytes = 40;
 // Control payloads are small: argument lists, device lists, error lines.
 inline constexpr uint32_t kMaxPayloadBytes = 1u << 20;
@@ -60,6 +62,9 @@ inline constexpr uint32_t kMaxKernelArgs = 4096;
 inline constexpr uint32_t kMaxImageEntries = 65536;
 inline constexpr uint32_t kMaxTag = 0x7fffffff;
 inline constexpr int kControlTag = 1;
+// Server -> plugin: StatusReply kWorking while the server has a request of
+// that rank in hand (server/keep_alive.h).
+inline constexpr int kKeepAliveTag = 2;
 // The first tag the plugin's counter hands out (those below are reserved).
 inline constexpr uint32_t kFirstReplyTag = 16;
 
@@ -78,10 +83,11 @@ enum class MessageKind : uint16_t {
   Shutdown,        // plugin -> server: no payload, no reply
   LoadImage,       // LoadImageRequest, DataBytes of image follow; reply: LoadImageReply
   LoadImageReply,  // server -> plugin
+  Exchange,        // ExchangeRequest; reply: StatusReply
 };
 // The kinds decodeHeader accepts: [first, last].
 inline constexpr uint16_t kFirstKind = static_cast<uint16_t>(MessageKind::Hello);
-inline constexpr uint16_t kLastKind = static_cast<uint16_t>(MessageKind::LoadImageReply);
+inline constexpr uint16_t kLastKind = static_cast<uint16_t>(MessageKind::Exchange);
 const char *kindName(MessageKind Kind);
 
 struct Header {
@@ -200,6 +206,27 @@ struct CopyRequest {
   static Expected<CopyRequest> decode(std::span<const std::byte> Payload);
 };
 
+// A copy between two remote devices. Local: both on the server that gets
+// it (Src to Dst). Send: this server's Src to PeerRank, whose server gets
+// the matching Receive; the bytes go server to server on PeerTag, in
+// chunks of kMaxChunkBytes (a sender that fails sends an empty chunk, so
+// the receiver stops). Receive: from PeerRank on PeerTag into this
+// server's Dst. The device and pointer of the other side are unused.
+struct ExchangeRequest {
+  static constexpr uint32_t kLocal = 0, kSend = 1, kReceive = 2;
+  uint32_t Role = kLocal;
+  int32_t SrcDevice = 0;
+  uint64_t SrcPointer = 0;
+  int32_t DstDevice = 0;
+  uint64_t DstPointer = 0;
+  uint64_t Bytes = 0;
+  uint64_t Queue = 0;  // the queue of the side this server holds (Local: Src's)
+  uint32_t PeerRank = 0;
+  uint32_t PeerTag = 0;
+  void encode(Writer &W) const;
+  static Expected<ExchangeRequest> decode(std::span<const std::byte> Payload);
+};
+
 struct LaunchRequest {
   int32_t Device = 0;
   uint64_t Queue = 0;
@@ -231,7 +258,9 @@ struct PointerReply {
 };
 
 struct StatusReply {
-  static constexpr int32_t kOk = 0, kFailed = 1, kPending = 2;
+  // kWorking: a keep-alive (on kKeepAliveTag, never a request's answer):
+  // the server has a request in hand and is alive.
+  static constexpr int32_t kOk = 0, kFailed = 1, kPending = 2, kWorking = 3;
   int32_t Code = kOk;
   std::string Message;  // the server's error line when Code is kFailed
   void encode(Writer &W) const;

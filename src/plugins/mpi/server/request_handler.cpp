@@ -1,8 +1,13 @@
 #include "request_handler.h"
 
+#include <sched.h>
 #include <algorithm>
+
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
+#include <thread>
 
 namespace omptarget::mpi {
 
@@ -157,6 +162,7 @@ RequestHandler::Next RequestHandler::handle(std::span<const std::byte> Message, 
       case MessageKind::Synchronize: S = synchronize(*H, P, C, false); break;
       case MessageKind::Query: S = synchronize(*H, P, C, true); break;
       case MessageKind::LoadImage: S = loadImage(*H, P, C, Drained); break;
+      case MessageKind::Exchange: S = exchange(*H, P, C); break;
       default: S = makeError("a %s message, which is not a request", kindName(H->Kind)); break;
     }
   }
@@ -307,6 +313,133 @@ Status RequestHandler::retrieve(const Header &H, std::span<const std::byte> P, C
   }
   (void)replyStatus(H, Failed.empty() ? StatusReply::kOk : StatusReply::kFailed, Failed, C);
   return {};
+}
+
+Expected<RequestHandler::Device *> RequestHandler::deviceRange(int32_t Id, uint64_t Ptr,
+                                                               uint64_t Bytes) {
+  Expected<Device *> D = device(Id);
+  if (!D) return D.takeError();
+  if (!inRange(**D, Ptr, Bytes))
+    return makeError("[0x%" PRIx64 ", +%" PRIu64
+                     ") is not inside memory this server's device %d allocated or loaded",
+                     Ptr, Bytes, static_cast<int>(Id));
+  return D;
+}
+
+Status RequestHandler::exchange(const Header &H, std::span<const std::byte> P, Channel &C) {
+  Expected<ExchangeRequest> Req = ExchangeRequest::decode(P);
+  if (!Req) return Req.takeError();
+  Status S;
+  switch (Req->Role) {
+    case ExchangeRequest::kLocal: S = exchangeLocal(*Req); break;
+    case ExchangeRequest::kSend: S = exchangeSend(*Req, C); break;
+    default: S = exchangeReceive(*Req, C); break;
+  }
+  if (!S) return S;
+  return replyStatus(H, StatusReply::kOk, "", C);
+}
+
+Status RequestHandler::exchangeLocal(const ExchangeRequest &Req) {
+  Expected<Device *> Src = deviceRange(Req.SrcDevice, Req.SrcPointer, Req.Bytes);
+  if (!Src) return Src.takeError();
+  Expected<Device *> Dst = deviceRange(Req.DstDevice, Req.DstPointer, Req.Bytes);
+  if (!Dst) return Dst.takeError();
+  if (Status S = syncQueue(**Src, Req.Queue); !S) return S;
+  const ServedPlugin &SrcPl = Plugins_[(*Src)->Plugin];
+  const ServedPlugin &DstPl = Plugins_[(*Dst)->Plugin];
+  auto *SrcMem = reinterpret_cast<std::byte *>(Req.SrcPointer);
+  auto *DstMem = reinterpret_cast<std::byte *>(Req.DstPointer);
+  if (SrcPl.SharesMemory && DstPl.SharesMemory) {
+    std::memmove(DstMem, SrcMem, static_cast<size_t>(Req.Bytes));
+    return {};
+  }
+  // The plugin's own device-to-device path (one plugin, two devices it says
+  // can exchange; a copy within one device always can).
+  if (&SrcPl == &DstPl && SrcPl.Fn.data_exchange &&
+      ((*Src)->Local == (*Dst)->Local ||
+       (SrcPl.Fn.is_data_exchangable &&
+        SrcPl.Fn.is_data_exchangable((*Src)->Local, (*Dst)->Local)))) {
+    if (SrcPl.Fn.data_exchange((*Src)->Local, SrcMem, (*Dst)->Local, DstMem,
+                               static_cast<int64_t>(Req.Bytes)) != 0)
+      return makeError("data_exchange of %" PRIu64 " bytes failed", Req.Bytes);
+    return {};
+  }
+  for (uint64_t Off = 0; Off < Req.Bytes; Off += kMaxChunkBytes) {
+    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req.Bytes - Off));
+    std::span<std::byte> Chunk = staging(N);
+    if (SrcPl.Fn.data_retrieve((*Src)->Local, Chunk.data(), SrcMem + Off,
+                               static_cast<int64_t>(N)) != 0)
+      return makeError("data_retrieve of %zu bytes at 0x%" PRIx64 " failed", N,
+                       Req.SrcPointer + Off);
+    if (DstPl.Fn.data_submit((*Dst)->Local, DstMem + Off, Chunk.data(), static_cast<int64_t>(N)) !=
+        0)
+      return makeError("data_submit of %zu bytes at 0x%" PRIx64 " failed", N, Req.DstPointer + Off);
+  }
+  return {};
+}
+
+Status RequestHandler::checkPeer(int Peer, const Channel &C) {
+  if (!C.isPeerServer(Peer))
+    return makeError("rank %d is not another device server of this job", Peer);
+  return {};
+}
+
+Status RequestHandler::exchangeSend(const ExchangeRequest &Req, Channel &C) {
+  const int Peer = static_cast<int>(Req.PeerRank);
+  if (Status S = checkPeer(Peer, C); !S) return S;
+  // Whatever stops this side, the receiver gets an empty chunk and stops.
+  auto Fail = [&](Error E) -> Status {
+    (void)C.sendToPeer(Peer, Req.PeerTag, {});
+    return E;
+  };
+  Expected<Device *> Src = deviceRange(Req.SrcDevice, Req.SrcPointer, Req.Bytes);
+  if (!Src) return Fail(Src.takeError());
+  if (Status S = syncQueue(**Src, Req.Queue); !S) return Fail(S.error());
+  const ServedPlugin &Pl = Plugins_[(*Src)->Plugin];
+  auto *SrcMem = reinterpret_cast<std::byte *>(Req.SrcPointer);
+  for (uint64_t Off = 0; Off < Req.Bytes; Off += kMaxChunkBytes) {
+    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req.Bytes - Off));
+    std::span<std::byte> Chunk =
+        Pl.SharesMemory ? std::span<std::byte>(SrcMem + Off, N) : staging(N);
+    if (!Pl.SharesMemory && Pl.Fn.data_retrieve((*Src)->Local, Chunk.data(), SrcMem + Off,
+                                                static_cast<int64_t>(N)) != 0)
+      return Fail(
+          makeError("data_retrieve of %zu bytes at 0x%" PRIx64 " failed", N, Req.SrcPointer + Off));
+    if (Status S = C.sendToPeer(Peer, Req.PeerTag, Chunk); !S)
+      return makeError("sending to rank %d: %s", Peer, S.error().message().c_str());
+  }
+  return {};
+}
+
+Status RequestHandler::exchangeReceive(const ExchangeRequest &Req, Channel &C) {
+  const int Peer = static_cast<int>(Req.PeerRank);
+  if (Status S = checkPeer(Peer, C); !S) return S;
+  // Refused: take (and drop) what the sender sends, until it ends or stops.
+  auto Refuse = [&](Error E) -> Status {
+    for (uint64_t Off = 0; Off < Req.Bytes; Off += kMaxChunkBytes) {
+      const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req.Bytes - Off));
+      if (!C.receiveFromPeer(Peer, Req.PeerTag, staging(N))) break;
+    }
+    return E;
+  };
+  Expected<Device *> Dst = deviceRange(Req.DstDevice, Req.DstPointer, Req.Bytes);
+  if (!Dst) return Refuse(Dst.takeError());
+  if (Status S = syncQueue(**Dst, Req.Queue); !S) return Refuse(S.error());
+  const ServedPlugin &Pl = Plugins_[(*Dst)->Plugin];
+  auto *DstMem = reinterpret_cast<std::byte *>(Req.DstPointer);
+  Status Failed;
+  for (uint64_t Off = 0; Off < Req.Bytes; Off += kMaxChunkBytes) {
+    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req.Bytes - Off));
+    std::span<std::byte> Into =
+        Pl.SharesMemory && Failed ? std::span<std::byte>(DstMem + Off, N) : staging(N);
+    if (Status S = C.receiveFromPeer(Peer, Req.PeerTag, Into); !S)
+      return makeError("receiving from rank %d: %s", Peer, S.error().message().c_str());
+    if (!Failed || Pl.SharesMemory) continue;
+    if (Pl.Fn.data_submit((*Dst)->Local, DstMem + Off, Into.data(), static_cast<int64_t>(N)) != 0)
+      Failed =
+          makeError("data_submit of %zu bytes at 0x%" PRIx64 " failed", N, Req.DstPointer + Off);
+  }
+  return Failed;
 }
 
 Status RequestHandler::launch(const Header &H, std::span<const std::byte> P, Channel &C) {

@@ -23,6 +23,15 @@
 //    our host plugin), MPI receives into and sends from the device's
 //    memory itself; for any other, each chunk goes through one staging
 //    buffer the handler keeps (data_submit / data_retrieve).
+//  - Exchange: Local copies between two of this server's devices (the
+//    plugin's data_exchange when both are its devices and it can, else
+//    through the staging buffer, or in memory when both share it); Send
+//    and Receive move the bytes between two servers, chunk by chunk, on
+//    the request's PeerTag. A Send that is refused or fails sends the
+//    receiver an empty chunk; a Receive that is refused drains what the
+//    sender sends; so neither side waits for the other's deadline. The
+//    program's plugin issues one Send/Receive pair at a time, which keeps
+//    two servers from each waiting to send to the other.
 //  - Kernel arguments are values; the server cannot check what a kernel
 //    does with them.
 // Thread safety: none; the server calls it from one thread.
@@ -60,6 +69,13 @@ class Channel {
   virtual Status reply(uint32_t Tag, std::span<const std::byte> Message) = 0;
   virtual Status receiveData(uint32_t Tag, std::span<std::byte> Into) = 0;
   virtual Status sendData(uint32_t Tag, std::span<const std::byte> Bytes) = 0;
+  // Exchange between two servers: whether Rank is another device server
+  // of this job (not the program's rank, not this one), and one chunk of
+  // bulk bytes to or from it on Tag (a chunk shorter than Into is an
+  // Error: the sender failed).
+  virtual bool isPeerServer(int Rank) const = 0;
+  virtual Status sendToPeer(int Rank, uint32_t Tag, std::span<const std::byte> Bytes) = 0;
+  virtual Status receiveFromPeer(int Rank, uint32_t Tag, std::span<std::byte> Into) = 0;
 
  protected:
   ~Channel() = default;
@@ -104,6 +120,13 @@ class RequestHandler {
   Status launch(const Header &H, std::span<const std::byte> P, Channel &C);
   Status synchronize(const Header &H, std::span<const std::byte> P, Channel &C, bool Query);
   Status loadImage(const Header &H, std::span<const std::byte> P, Channel &C, bool &Drained);
+  Status exchange(const Header &H, std::span<const std::byte> P, Channel &C);
+  Status exchangeLocal(const ExchangeRequest &Req);
+  Status exchangeSend(const ExchangeRequest &Req, Channel &C);
+  Status exchangeReceive(const ExchangeRequest &Req, Channel &C);
+  static Status checkPeer(int Peer, const Channel &C);
+  // The device Id and that [Ptr, +Bytes) is memory it allocated or loaded.
+  Expected<Device *> deviceRange(int32_t Id, uint64_t Ptr, uint64_t Bytes);
 
   void refuse(const Header *H, const std::string &Line, Channel &C);
   void drain(const Header &H, Channel &C);

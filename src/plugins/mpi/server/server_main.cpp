@@ -5,22 +5,30 @@
 // it loads and has devices), through their __tgt_rtl_* entries, and serves
 // their devices to the program's MPI plugin until Shutdown.
 //
-// One thread: requests are served in the order they arrive
-// (RequestHandler, request_handler.h, does each). Environment:
-//   OMPTARGET_MPI_TIMEOUT_MS        deadline of the bulk bytes of a request
+// One thread serves the requests in the order they arrive
+// (RequestHandler, request_handler.h, does each); a second sends the
+// keep-alives of the request in hand (KeepAlive, keep_alive.h). Environment:
+//   OMPTARGET_MPI_TIMEOUT_MS        deadline of the bulk bytes of a request;
+//                                   keep-alives (keep_alive.h) go every
+//                                   quarter of it (10 ms to 1 s) while a
+//                                   request is in hand
 //   OMPTARGET_MPI_TEST_HANG_AFTER   tests only: stop answering after N requests
-// No lock: nothing is shared between threads.
+// Locks: KeepAlive's, for the request in hand; nothing else is shared
+// between the two threads.
 #include <dlfcn.h>
 #include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "env.h"
+#include "keep_alive.h"
 #include "mpi_protocol.h"
 #include "mpi_transport.h"
 #include "plugin.h"
@@ -52,6 +60,15 @@ class MpiChannel final : public Channel {
   }
   Status sendData(uint32_t Tag, std::span<const std::byte> Bytes) override {
     return T_.sendData(Rank_, static_cast<int>(Tag), Bytes, TimeoutMs_);
+  }
+  bool isPeerServer(int Rank) const override {
+    return Rank > 0 && Rank < T_.size() && Rank != T_.rank();
+  }
+  Status sendToPeer(int Rank, uint32_t Tag, std::span<const std::byte> Bytes) override {
+    return T_.send(Rank, static_cast<int>(Tag), Bytes, TimeoutMs_);
+  }
+  Status receiveFromPeer(int Rank, uint32_t Tag, std::span<std::byte> Into) override {
+    return T_.receiveData(Rank, static_cast<int>(Tag), Into, TimeoutMs_);
   }
 
  private:
@@ -117,22 +134,29 @@ int main() {
   }
 
   RequestHandler Handler(std::move(Served), T->hostName());
-  int64_t Served_ = 0;
-  for (;;) {
-    Expected<Received> M = T->receive(-1, kControlTag, kHeaderBytes + kMaxPayloadBytes, -1);
-    if (!M) {
-      std::fprintf(stderr, "omptarget-mpi-device (rank %d): %s\n", T->rank(),
-                   M.error().message().c_str());
-      continue;
-    }
-    MpiChannel C(*T, M->Source, TimeoutMs);
-    if (Handler.handle(M->Bytes, C) == RequestHandler::Next::Stop) break;
-    if (HangAfter >= 0 && ++Served_ >= HangAfter) {
-      std::fprintf(stderr,
-                   "omptarget-mpi-device (rank %d): OMPTARGET_MPI_TEST_HANG_AFTER=%lld: not "
-                   "answering any more requests\n",
-                   T->rank(), static_cast<long long>(HangAfter));
-      for (;;) pause();
+  {
+    // Keep-alives well inside the program's deadline (the same variable).
+    KeepAlive KA(*T, std::clamp(TimeoutMs / 4, 10, 1000), TimeoutMs);
+    int64_t Served_ = 0;
+    for (;;) {
+      Expected<Received> M = T->receive(-1, kControlTag, kHeaderBytes + kMaxPayloadBytes, -1);
+      if (!M) {
+        std::fprintf(stderr, "omptarget-mpi-device (rank %d): %s\n", T->rank(),
+                     M.error().message().c_str());
+        continue;
+      }
+      MpiChannel C(*T, M->Source, TimeoutMs);
+      if (Expected<Header> H = decodeHeader(M->Bytes)) KA.begin(M->Source, *H);
+      const RequestHandler::Next Next = Handler.handle(M->Bytes, C);
+      KA.end();
+      if (Next == RequestHandler::Next::Stop) break;
+      if (HangAfter >= 0 && ++Served_ >= HangAfter) {
+        std::fprintf(stderr,
+                     "omptarget-mpi-device (rank %d): OMPTARGET_MPI_TEST_HANG_AFTER=%lld: not "
+                     "answering any more requests\n",
+                     T->rank(), static_cast<long long>(HangAfter));
+        for (;;) pause();
+      }
     }
   }
   T->close(true);

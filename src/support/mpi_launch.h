@@ -1,7 +1,10 @@
 // Whether this process was started by an MPI launcher in a way that asks
 // for remote devices, decided from the environment alone (no MPI call, no
 // libmpi loaded), so that a program run without a launcher, or an ordinary
-// MPI program that initialises MPI itself, is left alone.
+// MPI program that initialises MPI itself, is left alone. The MPI plugin
+// asks it before it looks for device servers; the core asks it to start
+// that plugin even when offloading is disabled, since the servers wait in
+// MPI_Init for the program's rank (runtime.cpp).
 //
 //   OMPTARGET_MPI=0   never: the MPI plugin offers no device
 //   OMPTARGET_MPI=1   whenever a launcher's variables are set

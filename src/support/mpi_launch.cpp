@@ -1,4 +1,4 @@
-#include "mpi_launcher.h"
+#include "mpi_launch.h"
 
 #include <cstdlib>
 
