@@ -158,6 +158,14 @@ uint64_t allocate(RequestHandler &H, RecordingChannel &C, uint64_t Bytes) {
   return P ? P->Pointer : 0;
 }
 
+// Frees a block allocate() made (the handler frees nothing itself).
+void release(RequestHandler &H, RecordingChannel &C, uint64_t Block) {
+  FreeRequest F;
+  F.Pointer = Block;
+  H.handle(request(MessageKind::Free, F), C);
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+}
+
 // A plugin whose device memory is the server's own (our host plugin):
 // the bytes go between MPI and the allocation itself, never through the
 // plugin's copy entries; the staged plugin above copies through them.
@@ -194,6 +202,7 @@ TEST(MpiServer, SharedMemoryCopiesInPlace) {
     EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
     EXPECT_EQ(RetrieveCalls, Shares ? 0 : 1);
     EXPECT_EQ(H.refusals(), 0u);
+    release(H, C, Block);
   }
 }
 
@@ -275,6 +284,8 @@ TEST(MpiServer, Exchange) {
     EXPECT_NE(R.Message.find("not another device server"), std::string::npos) << R.Message;
     EXPECT_EQ(C.FromPeer, 32u);
     EXPECT_EQ(H.refusals(), 3u);
+    release(H, C, B0);
+    release(H, C, B1);
   }
 }
 
