@@ -8,7 +8,10 @@
 # libomptarget.so and host plugin (lit.cfg.py: options, Archer for libomp's
 # synchronisation under TSan, the suppression files of tests/sanitizers);
 # under TSan on the libomp 14 of scripts/build-tsan-libomp.sh, whose task
-# memory goes through malloc/free, which TSan sees.
+# memory goes through malloc/free, which TSan sees. The TSan tree then runs
+# the programs with threads, nowait and dependences on remote devices
+# (remote=mpi1 and mpi2: the MPI plugin in the program, the device servers
+# under TSan too, about 90 s).
 # Any report fails the run: the programs halt on it, and the report files
 # (which also catch what a test's own expected failure or stderr capture
 # would hide) must stay empty. Then the main suite through CTest (unit
@@ -42,6 +45,30 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 build=${BUILD_DIR:-$root/build}
 "$root/scripts/fetch-llvm19-runtime.sh" "$build/llvm19-runtime" >/dev/null
+# The programs of the remote runs under TSan (a lit --filter, 12 programs
+# run): 38 s with one server and 47 s with two, here on 2 cores.
+remote_tsan_filter='nowait|thread|stress|depend|async|exchange'
+# offload_programs OUT LABEL LIT-ARGS...: the offload programs of the
+# sanitizer tree $dir on our runtime (lit over $dir/tests/offload, whose
+# results and sanitizer-logs/ go to OUT); exits on a failed program or on
+# any report. A report has a SUMMARY line (ASan, LSan, TSan, UBSan with its
+# stack trace), an ERROR line or a failed sanitizer CHECK; files holding
+# only ASan's "failed to allocate" warnings come from tests that ask for
+# impossible sizes.
+offload_programs() {
+  out=$1 label=$2
+  shift 2
+  rm -rf "$out/sanitizer-logs"
+  start=$(date +%s)
+  status=0
+  python3 "$lit" -sv --param runtime=ours "$@" "$dir/tests/offload" || status=$?
+  echo "offload programs under -fsanitize=$san, $label: $(($(date +%s) - start)) s"
+  reports=$(grep -l -E '^SUMMARY: |ERROR: |CHECK failed' "$out"/sanitizer-logs/* 2>/dev/null || true)
+  if [ -n "$reports" ]; then
+    cat $reports; echo "sanitizer reports in the offload programs under -fsanitize=$san, $label"; exit 1
+  fi
+  [ $status = 0 ] || { echo "offload programs failed under -fsanitize=$san, $label"; exit 1; }
+}
 if [ "${SANITIZERS:-1}" != 0 ]; then
   for san in thread address,undefined; do
     dir="$build-$(echo "$san" | tr ',' '-')"
@@ -77,21 +104,18 @@ if [ "${SANITIZERS:-1}" != 0 ]; then
     for mode in sync async; do
       # (Not out=...$(test ...): under set -e a failing substitution ends the script.)
       if [ "$mode" = async ]; then out="$dir/tests/offload/ours-async"; else out="$dir/tests/offload/ours"; fi
-      rm -rf "$out/sanitizer-logs"
-      start=$(date +%s)
-      status=0
-      python3 "$lit" -sv -j "${JOBS:-2}" --param runtime=ours --param hostmode=$mode \
-        "$dir/tests/offload" || status=$?
-      echo "offload programs under -fsanitize=$san, hostmode=$mode: $(($(date +%s) - start)) s"
-      # A report has a SUMMARY line (ASan, LSan, TSan, UBSan with its stack
-      # trace) or an ERROR line; files holding only ASan's "failed to
-      # allocate" warnings come from tests that ask for impossible sizes.
-      reports=$(grep -l -E '^SUMMARY: |ERROR: ' "$out"/sanitizer-logs/* 2>/dev/null || true)
-      if [ -n "$reports" ]; then
-        cat $reports; echo "sanitizer reports in the offload programs under -fsanitize=$san, hostmode=$mode"; exit 1
-      fi
-      [ $status = 0 ] || { echo "offload programs failed under -fsanitize=$san, hostmode=$mode"; exit 1; }
+      offload_programs "$out" "hostmode=$mode" -j "${JOBS:-2}" --param hostmode=$mode
     done
+    # The MPI plugin's threads under TSan: the offload programs that use
+    # threads, nowait and dependences on the devices of one and of two
+    # device servers (remote=mpi1, mpi2), program and servers both built
+    # with -fsanitize=thread (tests/offload/inputs/run_on_mpi.sh).
+    if [ "$san" = thread ] && [ -x "$dir/bin/omptarget-mpi-device" ] && command -v mpirun >/dev/null; then
+      for remote in mpi1 mpi2; do
+        offload_programs "$dir/tests/offload/ours-$remote" "remote=$remote" -j 1 \
+          --param remote=$remote --filter "$remote_tsan_filter"
+      done
+    fi
   done
 fi
 if [ "${FUZZ:-1}" != 0 ]; then

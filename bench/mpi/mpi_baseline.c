@@ -18,7 +18,8 @@
 //   retrieve_<size>   rank 1 -> rank 0: a 72-byte request, a 48-byte reply,
 //                     the data in 8 MiB chunks received in place, then a
 //                     48-byte trailer; median, GB/s.
-//                     Sizes 4K 64K 1M 16M 256M 1G, up to MPI_BENCH_MAX_BYTES.
+//                     Sizes 4K 64K 1M 16M 256M 1G, up to MPI_BENCH_MAX_BYTES
+//                     (copy_sizes.h, as for mpi_offload_bench.c).
 //   exchange_<size>   with MPI_BENCH_CASES=exchange and 3 ranks: rank 0
 //                     sends an Exchange request (40 + 52 bytes) to rank 2,
 //                     then to rank 1; rank 1 sends the data to rank 2 in
@@ -31,12 +32,15 @@
 // matter little; what differs from the plugin is everything else: no
 // polling with yields, no request decoding.
 // Environment: MPI_BENCH_MAX_BYTES, MPI_BENCH_REGIONS, MPI_BENCH_COPY_BYTES,
-// as for mpi_offload_bench.c (the same defaults).
+// as for mpi_offload_bench.c (the same defaults; the sizes and reps rule
+// are copy_sizes.h's).
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "copy_sizes.h"
 
 enum { kHeader = 40, kLaunch = kHeader + 68, kSync = kHeader + 12, kStatus = kHeader + 8,
        kCopyReq = kHeader + 28, kExchangeReq = kHeader + 52, kTagCtl = 1, kTagData = 16 };
@@ -49,20 +53,6 @@ static int cmp_double(const void *A, const void *B) {
 static double median(double *V, int N) {
   qsort(V, (size_t)N, sizeof(double), cmp_double);
   return N % 2 ? V[N / 2] : 0.5 * (V[N / 2 - 1] + V[N / 2]);
-}
-static long envLong(const char *Name, long Default) {
-  const char *V = getenv(Name);
-  return V && *V ? strtol(V, NULL, 10) : Default;
-}
-static void sizeName(size_t Bytes, char *Out, size_t N) {
-  if (Bytes >= (1u << 30) && Bytes % (1u << 30) == 0)
-    snprintf(Out, N, "%zuG", Bytes >> 30);
-  else if (Bytes >= (1u << 20) && Bytes % (1u << 20) == 0)
-    snprintf(Out, N, "%zuM", Bytes >> 20);
-  else if (Bytes >= 1024 && Bytes % 1024 == 0)
-    snprintf(Out, N, "%zuK", Bytes >> 10);
-  else
-    snprintf(Out, N, "%zu", Bytes);
 }
 
 static void sendData(unsigned char *P, size_t Bytes, int To) {
@@ -84,22 +74,14 @@ static void recvData(unsigned char *P, size_t Bytes, int From) {
 // timed on rank 0 from the first request to the second reply.
 static int exchangeCases(int Rank) {
   unsigned char Ctl[256] = {0};
-  const size_t MaxBytes = (size_t)envLong("MPI_BENCH_MAX_BYTES", 1L << 30);
-  const double CopyBytes = (double)envLong("MPI_BENCH_COPY_BYTES", 1L << 30);
-  static const size_t Sizes[] = {1u << 20, 16u << 20, 256u << 20, 1u << 30};
-  size_t Largest = 0;
-  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes; ++S)
-    if (Sizes[S] <= MaxBytes) Largest = Sizes[S];
+  const size_t Largest = copy_sizes_largest(&kExchangeSizes);
   unsigned char *Buf = Rank && Largest ? malloc(Largest) : NULL;
   if (Buf) memset(Buf, 1, Largest);  // touch every page before timing
-  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes && Sizes[S] <= MaxBytes; ++S) {
-    const size_t Bytes = Sizes[S];
-    char Name[16];
-    sizeName(Bytes, Name, sizeof Name);
-    int Reps = (int)(CopyBytes / (double)Bytes);
-    Reps = Reps < 3 ? 3 : Reps > 100 ? 100 : Reps;
-    double *Ts = malloc(sizeof(double) * (size_t)Reps);
-    for (int R = -1; R < Reps; ++R) {  // R = -1: warm-up
+  struct CopySize Copy;
+  for (size_t S = 0; copy_size(&kExchangeSizes, S, &Copy); ++S) {
+    const size_t Bytes = Copy.Bytes;
+    double *Ts = malloc(sizeof(double) * (size_t)Copy.Reps);
+    for (int R = -1; R < Copy.Reps; ++R) {  // R = -1: warm-up
       MPI_Barrier(MPI_COMM_WORLD);
       const double T0 = MPI_Wtime();
       if (Rank == 0) {
@@ -118,8 +100,8 @@ static int exchangeCases(int Rank) {
       }
     }
     if (Rank == 0)
-      printf("case=exchange_%s value=%.3f unit=GB/s reps=%d\n", Name,
-             (double)Bytes / median(Ts, Reps) / 1e9, Reps);
+      printf("case=exchange_%s value=%.3f unit=GB/s reps=%d\n", Copy.Name,
+             (double)Bytes / median(Ts, Copy.Reps) / 1e9, Copy.Reps);
     fflush(stdout);
     free(Ts);
   }
@@ -176,27 +158,19 @@ int main(int argc, char **argv) {
   fflush(stdout);
 
   // ---- submit_<size>, retrieve_<size>
-  const size_t MaxBytes = (size_t)envLong("MPI_BENCH_MAX_BYTES", 1L << 30);
-  const double CopyBytes = (double)envLong("MPI_BENCH_COPY_BYTES", 1L << 30);
-  static const size_t Sizes[] = {4u << 10, 64u << 10, 1u << 20, 16u << 20, 256u << 20, 1u << 30};
-  size_t Largest = 0;
-  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes; ++S)
-    if (Sizes[S] <= MaxBytes) Largest = Sizes[S];
+  const size_t Largest = copy_sizes_largest(&kCopySizes);
   unsigned char *Buf = Largest ? malloc(Largest) : NULL;
   if (Largest && !Buf) {
     printf("ERROR rank %d could not allocate %zu bytes\n", Rank, Largest);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   if (Buf) memset(Buf, 1, Largest);  // touch every page before timing
-  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes && Sizes[S] <= MaxBytes; ++S) {
-    const size_t Bytes = Sizes[S];
-    char Name[16];
-    sizeName(Bytes, Name, sizeof Name);
-    int Reps = (int)(CopyBytes / (double)Bytes);
-    Reps = Reps < 3 ? 3 : Reps > 100 ? 100 : Reps;
-    double *Ts = malloc(sizeof(double) * (size_t)Reps);
+  struct CopySize Copy;
+  for (size_t S = 0; copy_size(&kCopySizes, S, &Copy); ++S) {
+    const size_t Bytes = Copy.Bytes;
+    double *Ts = malloc(sizeof(double) * (size_t)Copy.Reps);
     for (int Dir = 0; Dir < 2; ++Dir) {  // 0: submit (0 -> 1), 1: retrieve (1 -> 0)
-      for (int R = -1; R < Reps; ++R) {   // R = -1: warm-up
+      for (int R = -1; R < Copy.Reps; ++R) {  // R = -1: warm-up
         MPI_Barrier(MPI_COMM_WORLD);
         const double T0 = MPI_Wtime();
         if (Rank == 0) {
@@ -222,7 +196,7 @@ int main(int argc, char **argv) {
       }
       if (Rank == 0)
         printf("case=%s_%s value=%.3f unit=GB/s reps=%d\n", Dir == 0 ? "submit" : "retrieve",
-               Name, (double)Bytes / median(Ts, Reps) / 1e9, Reps);
+               Copy.Name, (double)Bytes / median(Ts, Copy.Reps) / 1e9, Copy.Reps);
       fflush(stdout);
     }
     free(Ts);

@@ -18,7 +18,8 @@
 //   retrieve_<size>   omp_target_memcpy remote device -> host, the same
 //                     buffer (Retrieve: one request, a reply, the data, a
 //                     trailer); median of reps, GB/s.
-//                     Sizes 4K 64K 1M 16M 256M 1G, up to MPI_BENCH_MAX_BYTES.
+//                     Sizes 4K 64K 1M 16M 256M 1G, up to MPI_BENCH_MAX_BYTES
+//                     (the sizes and the reps rule: copy_sizes.h).
 //                     Each size is checked once (a pattern there and back).
 //   exchange_<size>   only with MPI_BENCH_CASES=exchange, under 2 servers
 //                     (`: -np 2 omptarget-mpi-device`): omp_target_memcpy
@@ -51,6 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "copy_sizes.h"
+
 #pragma omp declare target
 int Counter = 0;
 #pragma omp end declare target
@@ -71,22 +74,6 @@ static double median(double *V, int N) {
   return N % 2 ? V[N / 2] : 0.5 * (V[N / 2 - 1] + V[N / 2]);
 }
 
-static long envLong(const char *Name, long Default) {
-  const char *V = getenv(Name);
-  return V && *V ? strtol(V, NULL, 10) : Default;
-}
-
-static void sizeName(size_t Bytes, char *Out, size_t N) {
-  if (Bytes >= (1u << 30) && Bytes % (1u << 30) == 0)
-    snprintf(Out, N, "%zuG", Bytes >> 30);
-  else if (Bytes >= (1u << 20) && Bytes % (1u << 20) == 0)
-    snprintf(Out, N, "%zuM", Bytes >> 20);
-  else if (Bytes >= 1024 && Bytes % 1024 == 0)
-    snprintf(Out, N, "%zuK", Bytes >> 10);
-  else
-    snprintf(Out, N, "%zu", Bytes);
-}
-
 // exchange_<size>: Src's buffer to Dst's, both remote (mpi_baseline.c's
 // exchange cases are the same messages in plain MPI).
 static int exchangeCases(int Src, int Dst, int Num) {
@@ -96,13 +83,9 @@ static int exchangeCases(int Src, int Dst, int Num) {
     return 1;
   }
   const int Host = omp_get_initial_device();
-  const size_t MaxBytes = (size_t)envLong("MPI_BENCH_MAX_BYTES", 1L << 30);
-  const double CopyBytes = (double)envLong("MPI_BENCH_COPY_BYTES", 1L << 30);
-  static const size_t Sizes[] = {1u << 20, 16u << 20, 256u << 20, 1u << 30};
-  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes && Sizes[S] <= MaxBytes; ++S) {
-    const size_t Bytes = Sizes[S];
-    char Name[16];
-    sizeName(Bytes, Name, sizeof Name);
+  struct CopySize Copy;
+  for (size_t S = 0; copy_size(&kExchangeSizes, S, &Copy); ++S) {
+    const size_t Bytes = Copy.Bytes;
     unsigned char *Buf = malloc(Bytes), *Back = malloc(Bytes);
     void *A = omp_target_alloc(Bytes, Src), *B = omp_target_alloc(Bytes, Dst);
     if (!Buf || !Back || !A || !B) {
@@ -118,8 +101,7 @@ static int exchangeCases(int Src, int Dst, int Num) {
              Dst);
       return 1;
     }
-    int Reps = (int)(CopyBytes / (double)Bytes);
-    Reps = Reps < 3 ? 3 : Reps > 100 ? 100 : Reps;
+    const int Reps = Copy.Reps;
     double *Ts = malloc(sizeof(double) * (size_t)Reps);
     for (int R = 0; R < Reps; ++R) {
       const double T0 = now_s();
@@ -129,7 +111,7 @@ static int exchangeCases(int Src, int Dst, int Num) {
       }
       Ts[R] = now_s() - T0;
     }
-    printf("case=exchange_%s value=%.3f unit=GB/s reps=%d\n", Name,
+    printf("case=exchange_%s value=%.3f unit=GB/s reps=%d\n", Copy.Name,
            (double)Bytes / median(Ts, Reps) / 1e9, Reps);
     fflush(stdout);
     free(Ts);
@@ -186,12 +168,7 @@ int main(void) {
   fflush(stdout);
 
   // ---- submit_<size>, retrieve_<size>
-  const size_t MaxBytes = (size_t)envLong("MPI_BENCH_MAX_BYTES", 1L << 30);
-  const double CopyBytes = (double)envLong("MPI_BENCH_COPY_BYTES", 1L << 30);
-  static const size_t Sizes[] = {4u << 10, 64u << 10, 1u << 20, 16u << 20, 256u << 20, 1u << 30};
-  size_t Largest = 0;
-  for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes; ++S)
-    if (Sizes[S] <= MaxBytes) Largest = Sizes[S];
+  const size_t Largest = copy_sizes_largest(&kCopySizes);
   if (Largest) {
     unsigned char *Buf = malloc(Largest), *Back = malloc(Largest);
     void *DevBuf = omp_target_alloc(Largest, Dev);
@@ -201,10 +178,9 @@ int main(void) {
     }
     memset(Buf, 1, Largest);  // touch every page before timing
     memset(Back, 2, Largest);
-    for (size_t S = 0; S < sizeof Sizes / sizeof *Sizes && Sizes[S] <= MaxBytes; ++S) {
-      const size_t Bytes = Sizes[S];
-      char Name[16];
-      sizeName(Bytes, Name, sizeof Name);
+    struct CopySize Copy;
+    for (size_t S = 0; copy_size(&kCopySizes, S, &Copy); ++S) {
+      const size_t Bytes = Copy.Bytes;
       // Check: a pattern there and back (also the warm-up of this size).
       for (size_t I = 0; I < Bytes; I += 4096) Buf[I] = (unsigned char)(I / 4096 * 7 + S);
       Buf[Bytes - 1] = 0x5a;
@@ -217,8 +193,7 @@ int main(void) {
         printf("ERROR %zu bytes came back different\n", Bytes);
         return 1;
       }
-      int Reps = (int)(CopyBytes / (double)Bytes);
-      Reps = Reps < 3 ? 3 : Reps > 100 ? 100 : Reps;
+      const int Reps = Copy.Reps;
       double *Ts = malloc(sizeof(double) * (size_t)Reps);
       for (int R = 0; R < Reps; ++R) {
         const double T0 = now_s();
@@ -226,7 +201,7 @@ int main(void) {
         Ts[R] = now_s() - T0;
         if (Rc) { printf("ERROR submit of %zu bytes failed\n", Bytes); return 1; }
       }
-      printf("case=submit_%s value=%.3f unit=GB/s reps=%d\n", Name,
+      printf("case=submit_%s value=%.3f unit=GB/s reps=%d\n", Copy.Name,
              (double)Bytes / median(Ts, Reps) / 1e9, Reps);
       for (int R = 0; R < Reps; ++R) {
         const double T0 = now_s();
@@ -234,7 +209,7 @@ int main(void) {
         Ts[R] = now_s() - T0;
         if (Rc) { printf("ERROR retrieve of %zu bytes failed\n", Bytes); return 1; }
       }
-      printf("case=retrieve_%s value=%.3f unit=GB/s reps=%d\n", Name,
+      printf("case=retrieve_%s value=%.3f unit=GB/s reps=%d\n", Copy.Name,
              (double)Bytes / median(Ts, Reps) / 1e9, Reps);
       free(Ts);
       fflush(stdout);

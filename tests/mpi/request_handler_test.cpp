@@ -42,10 +42,11 @@ int32_t fakeRetrieve(int32_t, void *Hst, void *Tgt, int64_t Size) {
   return 0;
 }
 
-ServedPlugin fakePlugin() {
+ServedPlugin fakePlugin(bool SharesMemory = false) {
   ServedPlugin P;
   P.Name = "fake";
   P.NumDevices = 1;
+  P.SharesMemory = SharesMemory;
   P.Fn.init_device = fakeInit;
   P.Fn.data_alloc = fakeAlloc;
   P.Fn.data_delete = fakeDelete;
@@ -166,127 +167,128 @@ void release(RequestHandler &H, RecordingChannel &C, uint64_t Block) {
   EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
 }
 
-// A plugin whose device memory is the server's own (our host plugin):
-// the bytes go between MPI and the allocation itself, never through the
-// plugin's copy entries; the staged plugin above copies through them.
-TEST(MpiServer, SharedMemoryCopiesInPlace) {
-  for (bool Shares : {false, true}) {
-    SCOPED_TRACE(Shares ? "shares memory" : "staged");
-    ServedPlugin Plugin = fakePlugin();
-    Plugin.SharesMemory = Shares;
-    RequestHandler H({Plugin}, "node");
-    RecordingChannel C;
-    SubmitCalls = RetrieveCalls = 0;
-    const uint64_t Block = allocate(H, C, 64);
-    ASSERT_NE(Block, 0u);
-    auto *Mem = reinterpret_cast<unsigned char *>(Block);
-    std::memset(Mem, 0x11, 64);
+// The copies with each kind of plugin: the staged one above (its copy
+// entries move the bytes) and one whose device memory is the server's own
+// (our host plugin: the bytes go between MPI and the allocation itself).
+// Each test starts a handler of its own and the plugin's call counts at 0.
+class MpiServerCopies : public ::testing::TestWithParam<bool> {
+ protected:
+  MpiServerCopies() { SubmitCalls = RetrieveCalls = 0; }
 
-    CopyRequest Copy;
-    Copy.Pointer = Block + 16;
-    Copy.Bytes = 32;
-    H.handle(request(MessageKind::Submit, Copy, 32), C);
-    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
-    EXPECT_EQ(Mem[15], 0x11);
-    EXPECT_EQ(Mem[16], 0x5a);
-    EXPECT_EQ(Mem[47], 0x5a);
-    EXPECT_EQ(Mem[48], 0x11);
-    EXPECT_EQ(SubmitCalls, Shares ? 0 : 1);
+  const bool Shares = GetParam();
+  RequestHandler H{{fakePlugin(Shares)}, "node"};
+  RecordingChannel C;
+};
 
-    Mem[20] = 0x77;
-    H.handle(request(MessageKind::Retrieve, Copy), C);
-    ASSERT_EQ(C.Data.size(), 1u);
-    ASSERT_EQ(C.Data[0].Bytes.size(), 32u);
-    EXPECT_EQ(C.Data[0].Bytes[4], std::byte{0x77});
-    EXPECT_EQ(C.Data[0].Bytes[31], std::byte{0x5a});
-    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
-    EXPECT_EQ(RetrieveCalls, Shares ? 0 : 1);
-    EXPECT_EQ(H.refusals(), 0u);
-    release(H, C, Block);
-  }
+INSTANTIATE_TEST_SUITE_P(MpiServer, MpiServerCopies, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &I) {
+                           return I.param ? "SharesMemory" : "Staged";
+                         });
+
+// Submit and Retrieve: in place when the plugin shares the server's
+// memory, never through its copy entries; through them when staged.
+TEST_P(MpiServerCopies, SharedMemoryCopiesInPlace) {
+  const uint64_t Block = allocate(H, C, 64);
+  ASSERT_NE(Block, 0u);
+  auto *Mem = reinterpret_cast<unsigned char *>(Block);
+  std::memset(Mem, 0x11, 64);
+
+  CopyRequest Copy;
+  Copy.Pointer = Block + 16;
+  Copy.Bytes = 32;
+  H.handle(request(MessageKind::Submit, Copy, 32), C);
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+  EXPECT_EQ(Mem[15], 0x11);
+  EXPECT_EQ(Mem[16], 0x5a);
+  EXPECT_EQ(Mem[47], 0x5a);
+  EXPECT_EQ(Mem[48], 0x11);
+  EXPECT_EQ(SubmitCalls, Shares ? 0 : 1);
+
+  Mem[20] = 0x77;
+  H.handle(request(MessageKind::Retrieve, Copy), C);
+  ASSERT_EQ(C.Data.size(), 1u);
+  ASSERT_EQ(C.Data[0].Bytes.size(), 32u);
+  EXPECT_EQ(C.Data[0].Bytes[4], std::byte{0x77});
+  EXPECT_EQ(C.Data[0].Bytes[31], std::byte{0x5a});
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+  EXPECT_EQ(RetrieveCalls, Shares ? 0 : 1);
+  EXPECT_EQ(H.refusals(), 0u);
+  release(H, C, Block);
 }
 
 // Exchange: within the server (in memory, or staged through the plugin's
 // copy entries), to another server (the bytes on the peer tag; a refusal
 // still sends an empty chunk), and from one (a refusal drains the bytes).
-TEST(MpiServer, Exchange) {
-  for (bool Shares : {false, true}) {
-    SCOPED_TRACE(Shares ? "shares memory" : "staged");
-    ServedPlugin Plugin = fakePlugin();
-    Plugin.SharesMemory = Shares;
-    RequestHandler H({Plugin}, "node");
-    RecordingChannel C;
-    SubmitCalls = RetrieveCalls = 0;
-    const uint64_t B0 = allocate(H, C, 64), B1 = allocate(H, C, 64);
-    ASSERT_TRUE(B0 && B1);
-    auto *M0 = reinterpret_cast<unsigned char *>(B0);
-    auto *M1 = reinterpret_cast<unsigned char *>(B1);
-    for (int I = 0; I < 64; ++I) M0[I] = static_cast<unsigned char>(I), M1[I] = 0;
+TEST_P(MpiServerCopies, Exchange) {
+  const uint64_t B0 = allocate(H, C, 64), B1 = allocate(H, C, 64);
+  ASSERT_TRUE(B0 && B1);
+  auto *M0 = reinterpret_cast<unsigned char *>(B0);
+  auto *M1 = reinterpret_cast<unsigned char *>(B1);
+  for (int I = 0; I < 64; ++I) M0[I] = static_cast<unsigned char>(I), M1[I] = 0;
 
-    ExchangeRequest X;
-    X.Role = ExchangeRequest::kLocal;
-    X.SrcPointer = B0 + 8;
-    X.DstPointer = B1;
-    X.Bytes = 16;
-    H.handle(request(MessageKind::Exchange, X), C);
-    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
-    EXPECT_EQ(M1[0], 8);
-    EXPECT_EQ(M1[15], 23);
-    EXPECT_EQ(M1[16], 0);
-    EXPECT_EQ(RetrieveCalls, Shares ? 0 : 1);
-    EXPECT_EQ(SubmitCalls, Shares ? 0 : 1);
+  ExchangeRequest X;
+  X.Role = ExchangeRequest::kLocal;
+  X.SrcPointer = B0 + 8;
+  X.DstPointer = B1;
+  X.Bytes = 16;
+  H.handle(request(MessageKind::Exchange, X), C);
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+  EXPECT_EQ(M1[0], 8);
+  EXPECT_EQ(M1[15], 23);
+  EXPECT_EQ(M1[16], 0);
+  EXPECT_EQ(RetrieveCalls, Shares ? 0 : 1);
+  EXPECT_EQ(SubmitCalls, Shares ? 0 : 1);
 
-    X.Role = ExchangeRequest::kSend;
-    X.PeerRank = 2;
-    X.PeerTag = 40;
-    H.handle(request(MessageKind::Exchange, X), C);
-    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
-    ASSERT_EQ(C.ToPeer.size(), 1u);
-    EXPECT_EQ(C.ToPeer[0].Tag, 40u);
-    ASSERT_EQ(C.ToPeer[0].Bytes.size(), 16u);
-    EXPECT_EQ(C.ToPeer[0].Bytes[0], std::byte{8});
+  X.Role = ExchangeRequest::kSend;
+  X.PeerRank = 2;
+  X.PeerTag = 40;
+  H.handle(request(MessageKind::Exchange, X), C);
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+  ASSERT_EQ(C.ToPeer.size(), 1u);
+  EXPECT_EQ(C.ToPeer[0].Tag, 40u);
+  ASSERT_EQ(C.ToPeer[0].Bytes.size(), 16u);
+  EXPECT_EQ(C.ToPeer[0].Bytes[0], std::byte{8});
 
-    X.Role = ExchangeRequest::kReceive;
-    X.DstPointer = B1 + 32;
-    H.handle(request(MessageKind::Exchange, X), C);
-    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
-    EXPECT_EQ(M1[31], 0);
-    EXPECT_EQ(M1[32], 0x6b);
-    EXPECT_EQ(M1[47], 0x6b);
-    EXPECT_EQ(M1[48], 0);
-    EXPECT_EQ(C.FromPeer, 16u);
-    EXPECT_EQ(H.refusals(), 0u);
+  X.Role = ExchangeRequest::kReceive;
+  X.DstPointer = B1 + 32;
+  H.handle(request(MessageKind::Exchange, X), C);
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
+  EXPECT_EQ(M1[31], 0);
+  EXPECT_EQ(M1[32], 0x6b);
+  EXPECT_EQ(M1[47], 0x6b);
+  EXPECT_EQ(M1[48], 0);
+  EXPECT_EQ(C.FromPeer, 16u);
+  EXPECT_EQ(H.refusals(), 0u);
 
-    // Refusals: a source outside its block sends the receiver an empty
-    // chunk; a destination outside its block drains the sender's bytes; a
-    // peer that is not another server gets nothing.
-    X.Role = ExchangeRequest::kSend;
-    X.SrcPointer = B0 + 60;
-    H.handle(request(MessageKind::Exchange, X), C);
-    StatusReply R = statusOf(C.Replies.back());
-    EXPECT_EQ(R.Code, StatusReply::kFailed);
-    EXPECT_NE(R.Message.find("is not inside memory"), std::string::npos) << R.Message;
-    ASSERT_EQ(C.ToPeer.size(), 2u);
-    EXPECT_TRUE(C.ToPeer[1].Bytes.empty());
+  // Refusals: a source outside its block sends the receiver an empty
+  // chunk; a destination outside its block drains the sender's bytes; a
+  // peer that is not another server gets nothing.
+  X.Role = ExchangeRequest::kSend;
+  X.SrcPointer = B0 + 60;
+  H.handle(request(MessageKind::Exchange, X), C);
+  StatusReply R = statusOf(C.Replies.back());
+  EXPECT_EQ(R.Code, StatusReply::kFailed);
+  EXPECT_NE(R.Message.find("is not inside memory"), std::string::npos) << R.Message;
+  ASSERT_EQ(C.ToPeer.size(), 2u);
+  EXPECT_TRUE(C.ToPeer[1].Bytes.empty());
 
-    X.Role = ExchangeRequest::kReceive;
-    X.DstPointer = B1 + 60;
-    H.handle(request(MessageKind::Exchange, X), C);
-    EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kFailed);
-    EXPECT_EQ(C.FromPeer, 32u);
-    EXPECT_EQ(M1[60], 0);
+  X.Role = ExchangeRequest::kReceive;
+  X.DstPointer = B1 + 60;
+  H.handle(request(MessageKind::Exchange, X), C);
+  EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kFailed);
+  EXPECT_EQ(C.FromPeer, 32u);
+  EXPECT_EQ(M1[60], 0);
 
-    X.PeerRank = 0;  // the program's rank
-    X.DstPointer = B1;
-    H.handle(request(MessageKind::Exchange, X), C);
-    R = statusOf(C.Replies.back());
-    EXPECT_EQ(R.Code, StatusReply::kFailed);
-    EXPECT_NE(R.Message.find("not another device server"), std::string::npos) << R.Message;
-    EXPECT_EQ(C.FromPeer, 32u);
-    EXPECT_EQ(H.refusals(), 3u);
-    release(H, C, B0);
-    release(H, C, B1);
-  }
+  X.PeerRank = 0;  // the program's rank
+  X.DstPointer = B1;
+  H.handle(request(MessageKind::Exchange, X), C);
+  R = statusOf(C.Replies.back());
+  EXPECT_EQ(R.Code, StatusReply::kFailed);
+  EXPECT_NE(R.Message.find("not another device server"), std::string::npos) << R.Message;
+  EXPECT_EQ(C.FromPeer, 32u);
+  EXPECT_EQ(H.refusals(), 3u);
+  release(H, C, B0);
+  release(H, C, B1);
 }
 
 TEST(MpiServer, RefusesWhatItDidNotHandOut) {

@@ -160,6 +160,11 @@ if config.sanitizer:
 include = os.path.join(os.path.dirname(os.path.dirname(config.test_source_root)), "include")
 core_prefix = "OURS" if core_is_ours else "LLVM19" if runtime == "llvm19" else "LLVM"
 prefixes = "CHECK," + core_prefix
+# LOCAL: lines a device prints (printf in a target region), in order with the
+# program's own only when the device is in the program's process: a remote
+# device's output is its server's, which mpirun forwards apart.
+if remote == "none":
+    prefixes += ",LOCAL"
 if compiler == "clang-19":
     # As a clang-19 user builds: LLVM 19's omp.h (clang 19's resource
     # directory has none without libomp-19-dev) and its libomp.so and

@@ -4,16 +4,23 @@
 
 namespace omptarget::mpi {
 
-KeepAlive::KeepAlive(Transport &T, int IntervalMs, int TimeoutMs)
-    : T_(T), Interval_(IntervalMs), TimeoutMs_(TimeoutMs), Thread_([this] { run(); }) {}
+KeepAlive::KeepAlive(int IntervalMs, int TimeoutMs)
+    : Interval_(IntervalMs), TimeoutMs_(TimeoutMs), Thread_([this] { run(); }) {}
 
-KeepAlive::~KeepAlive() {
+KeepAlive::~KeepAlive() { stop(); }
+
+void KeepAlive::attach(Transport &T) {
+  std::lock_guard<std::mutex> Lock(Mutex_);
+  T_ = &T;
+}
+
+void KeepAlive::stop() {
   {
     std::lock_guard<std::mutex> Lock(Mutex_);
     Stop_ = true;
   }
   Wake_.notify_all();
-  Thread_.join();
+  if (Thread_.joinable()) Thread_.join();
 }
 
 void KeepAlive::begin(int Rank, const Header &H) {
@@ -29,16 +36,11 @@ void KeepAlive::end() {
   Active_ = false;
 }
 
-uint64_t KeepAlive::sent() const {
-  std::lock_guard<std::mutex> Lock(Mutex_);
-  return Sent_;
-}
-
 void KeepAlive::run() {
   std::unique_lock<std::mutex> Lock(Mutex_);
   while (!Stop_) {
     Wake_.wait_for(Lock, Interval_);
-    if (Stop_ || !Active_) continue;
+    if (Stop_ || !Active_ || !T_) continue;
     const auto Now = std::chrono::steady_clock::now();
     if (Now - LastSign_ < Interval_) continue;
     Header H;
@@ -46,13 +48,12 @@ void KeepAlive::run() {
     H.RequestId = RequestId_;
     StatusReply Working;
     Working.Code = StatusReply::kWorking;
-    if (Status S = T_.send(Rank_, kKeepAliveTag, encodeMessage(H, Working), TimeoutMs_); !S) {
+    if (Status S = T_->send(Rank_, kKeepAliveTag, encodeMessage(H, Working), TimeoutMs_); !S) {
       std::fprintf(stderr, "omptarget-mpi-device: a keep-alive to rank %d was not sent: %s\n",
                    Rank_, S.error().message().c_str());
       Active_ = false;  // the requester is gone or stuck: stop telling it
       continue;
     }
-    ++Sent_;
     LastSign_ = Now;
   }
 }

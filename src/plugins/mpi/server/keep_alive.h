@@ -8,12 +8,19 @@
 // server, and requests queued behind it wait too; a server that stops
 // serving (no request in hand) is still reported within the deadline.
 //
-// Contract: begin() before the handler runs a request, end() after. A
+// Contract: construct it before MPI is initialised, attach() the transport
+// once it is open, begin() before the handler runs a request, end() after,
+// and stop() before the transport closes (the destructor stops too). A
 // keep-alive goes only while a request has been in hand for IntervalMs or
-// more since the last one.
-// Thread safety: Mutex_ guards the request in hand (Active_, Rank_,
-// RequestId_, LastSign_), Sent_ and Stop_; it is held while a keep-alive
-// is sent. The transport is thread-safe (MPI_THREAD_MULTIPLE).
+// more since the last one, and never before attach() or after stop().
+// Why the thread starts before MPI_Init: under ThreadSanitizer (LLVM 14,
+// scripts/test.sh runs the servers so), a thread started after Open MPI
+// 4.1's MPI_Init was missing from TSan's thread registry when joined, and
+// the join failed TSan's check (sanitizer_thread_registry.cpp:348, every
+// server of the remote offload runs); started before MPI_Init, none did.
+// Thread safety: Mutex_ guards the transport pointer, the request in hand
+// (Active_, Rank_, RequestId_, LastSign_) and Stop_; it is held while a
+// keep-alive is sent. The transport is thread-safe (MPI_THREAD_MULTIPLE).
 #pragma once
 
 #include <chrono>
@@ -29,8 +36,13 @@ namespace omptarget::mpi {
 
 class KeepAlive {
  public:
-  KeepAlive(Transport &T, int IntervalMs, int TimeoutMs);
-  ~KeepAlive();  // stops and joins the thread
+  // Starts the thread; it sends nothing until attach().
+  KeepAlive(int IntervalMs, int TimeoutMs);
+  ~KeepAlive();  // stop()
+  // The transport the keep-alives go through, once open.
+  void attach(Transport &T);
+  // Stops and joins the thread (once; later calls do nothing).
+  void stop();
   KeepAlive(const KeepAlive &) = delete;
   KeepAlive &operator=(const KeepAlive &) = delete;
 
@@ -38,22 +50,19 @@ class KeepAlive {
   void begin(int Rank, const Header &H);
   // The request is done.
   void end();
-  // Keep-alives sent so far.
-  uint64_t sent() const;
 
  private:
   void run();
 
-  Transport &T_;
+  Transport *T_ = nullptr;
   const std::chrono::milliseconds Interval_;
   const int TimeoutMs_;
-  mutable std::mutex Mutex_;
+  std::mutex Mutex_;
   std::condition_variable Wake_;
   bool Stop_ = false;
   bool Active_ = false;
   int Rank_ = -1;
   uint64_t RequestId_ = 0;
-  uint64_t Sent_ = 0;
   std::chrono::steady_clock::time_point LastSign_;
   std::thread Thread_;  // last: started after the fields it reads
 };

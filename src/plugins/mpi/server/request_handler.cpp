@@ -249,69 +249,81 @@ Status RequestHandler::submit(const Header &H, std::span<const std::byte> P, Cha
   if (Req->Bytes != H.DataBytes)
     return makeError("a copy of %" PRIu64 " bytes with %" PRIu64 " data bytes", Req->Bytes,
                      H.DataBytes);
-  Expected<Device *> D = device(Req->Device);
+  Expected<Device *> D = deviceRange(Req->Device, Req->Pointer, Req->Bytes);
   if (!D) return D.takeError();
-  if (!inRange(**D, Req->Pointer, Req->Bytes))
-    return makeError("[0x%" PRIx64 ", +%" PRIu64
-                     ") is not inside memory this server's device %d "
-                     "allocated or loaded",
-                     Req->Pointer, Req->Bytes, static_cast<int>(Req->Device));
   if (Status S = syncQueue(**D, Req->Queue); !S) return S;
-  const ServedPlugin &Pl = Plugins_[(*D)->Plugin];
-  Status Failed;
-  Drained = true;
-  for (uint64_t Off = 0; Off < Req->Bytes; Off += kMaxChunkBytes) {
-    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req->Bytes - Off));
-    std::span<std::byte> Into =
-        Pl.SharesMemory && Failed
-            ? std::span<std::byte>(reinterpret_cast<std::byte *>(Req->Pointer + Off), N)
-            : staging(N);
+  auto Receive = [&](std::span<std::byte> Into) -> Status {
     if (Status S = C.receiveData(H.DataTag, Into); !S)
       return makeError("receiving its data: %s", S.error().message().c_str());
-    if (!Failed || Pl.SharesMemory) continue;  // dropped after a failure, or in place
-    if (Pl.Fn.data_submit((*D)->Local, reinterpret_cast<void *>(Req->Pointer + Off), Into.data(),
-                          static_cast<int64_t>(N)) != 0)
-      Failed = makeError("data_submit of %zu bytes at 0x%" PRIx64 " failed", N, Req->Pointer + Off);
-  }
-  if (!Failed) return Failed;
+    return {};
+  };
+  Drained = true;
+  if (Status S = receiveChunks(**D, Req->Pointer, Req->Bytes, Receive); !S) return S;
   return replyStatus(H, StatusReply::kOk, "", C);
 }
 
 Status RequestHandler::retrieve(const Header &H, std::span<const std::byte> P, Channel &C) {
   Expected<CopyRequest> Req = CopyRequest::decode(P);
   if (!Req) return Req.takeError();
-  Expected<Device *> D = device(Req->Device);
+  Expected<Device *> D = deviceRange(Req->Device, Req->Pointer, Req->Bytes);
   if (!D) return D.takeError();
-  if (!inRange(**D, Req->Pointer, Req->Bytes))
-    return makeError("[0x%" PRIx64 ", +%" PRIu64
-                     ") is not inside memory this server's device %d "
-                     "allocated or loaded",
-                     Req->Pointer, Req->Bytes, static_cast<int>(Req->Device));
   if (Status S = syncQueue(**D, Req->Queue); !S) return S;
   // The reply says the bytes follow; the trailer says whether they are the
   // device's (a chunk that fails to copy goes as zeros).
   if (Status S = replyStatus(H, StatusReply::kOk, "", C, Req->Bytes); !S) return {};
-  const ServedPlugin &Pl = Plugins_[(*D)->Plugin];
-  std::string Failed;
-  for (uint64_t Off = 0; Off < Req->Bytes; Off += kMaxChunkBytes) {
-    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req->Bytes - Off));
+  auto Send = [&](std::span<const std::byte> Chunk) { return C.sendData(H.ReplyTag, Chunk); };
+  Status Failed;
+  if (Status S =
+          sendChunks(**D, Req->Pointer, Req->Bytes, AfterRetrieveFailure::SendZeros, Failed, Send);
+      !S) {
+    std::fprintf(stderr, "omptarget-mpi-device: Retrieve: sending its data: %s\n",
+                 S.error().message().c_str());
+    return {};
+  }
+  (void)replyStatus(H, Failed ? StatusReply::kOk : StatusReply::kFailed,
+                    Failed ? std::string() : Failed.error().message(), C);
+  return {};
+}
+
+Status RequestHandler::receiveChunks(Device &D, uint64_t Ptr, uint64_t Bytes,
+                                     const ReceiveStep &Receive) {
+  const ServedPlugin &Pl = Plugins_[D.Plugin];
+  Status Failed;
+  for (uint64_t Off = 0; Off < Bytes; Off += kMaxChunkBytes) {
+    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Bytes - Off));
+    std::span<std::byte> Into =
+        Pl.SharesMemory && Failed
+            ? std::span<std::byte>(reinterpret_cast<std::byte *>(Ptr + Off), N)
+            : staging(N);
+    if (Status S = Receive(Into); !S) return S;
+    if (!Failed || Pl.SharesMemory) continue;  // dropped after a failure, or in place
+    if (Pl.Fn.data_submit(D.Local, reinterpret_cast<void *>(Ptr + Off), Into.data(),
+                          static_cast<int64_t>(N)) != 0)
+      Failed = makeError("data_submit of %zu bytes at 0x%" PRIx64 " failed", N, Ptr + Off);
+  }
+  return Failed;
+}
+
+Status RequestHandler::sendChunks(Device &D, uint64_t Ptr, uint64_t Bytes,
+                                  AfterRetrieveFailure After, Status &Failed,
+                                  const SendStep &Send) {
+  const ServedPlugin &Pl = Plugins_[D.Plugin];
+  for (uint64_t Off = 0; Off < Bytes; Off += kMaxChunkBytes) {
+    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Bytes - Off));
     std::span<std::byte> Chunk =
-        Pl.SharesMemory ? std::span<std::byte>(reinterpret_cast<std::byte *>(Req->Pointer + Off), N)
+        Pl.SharesMemory ? std::span<std::byte>(reinterpret_cast<std::byte *>(Ptr + Off), N)
                         : staging(N);
-    if (!Pl.SharesMemory && Failed.empty() &&
-        Pl.Fn.data_retrieve((*D)->Local, Chunk.data(), reinterpret_cast<void *>(Req->Pointer + Off),
+    // After a failure the staging buffer holds zeros: later chunks are
+    // not retrieved.
+    if (!Pl.SharesMemory && Failed &&
+        Pl.Fn.data_retrieve(D.Local, Chunk.data(), reinterpret_cast<void *>(Ptr + Off),
                             static_cast<int64_t>(N)) != 0) {
-      Failed =
-          formatString("data_retrieve of %zu bytes at 0x%" PRIx64 " failed", N, Req->Pointer + Off);
+      Failed = makeError("data_retrieve of %zu bytes at 0x%" PRIx64 " failed", N, Ptr + Off);
+      if (After == AfterRetrieveFailure::Stop) return {};
       std::fill(Chunk.begin(), Chunk.end(), std::byte{0});
     }
-    if (Status S = C.sendData(H.ReplyTag, Chunk); !S) {
-      std::fprintf(stderr, "omptarget-mpi-device: Retrieve: sending its data: %s\n",
-                   S.error().message().c_str());
-      return {};
-    }
+    if (Status S = Send(Chunk); !S) return S;
   }
-  (void)replyStatus(H, Failed.empty() ? StatusReply::kOk : StatusReply::kFailed, Failed, C);
   return {};
 }
 
@@ -395,19 +407,17 @@ Status RequestHandler::exchangeSend(const ExchangeRequest &Req, Channel &C) {
   Expected<Device *> Src = deviceRange(Req.SrcDevice, Req.SrcPointer, Req.Bytes);
   if (!Src) return Fail(Src.takeError());
   if (Status S = syncQueue(**Src, Req.Queue); !S) return Fail(S.error());
-  const ServedPlugin &Pl = Plugins_[(*Src)->Plugin];
-  auto *SrcMem = reinterpret_cast<std::byte *>(Req.SrcPointer);
-  for (uint64_t Off = 0; Off < Req.Bytes; Off += kMaxChunkBytes) {
-    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req.Bytes - Off));
-    std::span<std::byte> Chunk =
-        Pl.SharesMemory ? std::span<std::byte>(SrcMem + Off, N) : staging(N);
-    if (!Pl.SharesMemory && Pl.Fn.data_retrieve((*Src)->Local, Chunk.data(), SrcMem + Off,
-                                                static_cast<int64_t>(N)) != 0)
-      return Fail(
-          makeError("data_retrieve of %zu bytes at 0x%" PRIx64 " failed", N, Req.SrcPointer + Off));
+  auto Send = [&](std::span<const std::byte> Chunk) -> Status {
     if (Status S = C.sendToPeer(Peer, Req.PeerTag, Chunk); !S)
       return makeError("sending to rank %d: %s", Peer, S.error().message().c_str());
-  }
+    return {};
+  };
+  Status Failed;
+  if (Status S =
+          sendChunks(**Src, Req.SrcPointer, Req.Bytes, AfterRetrieveFailure::Stop, Failed, Send);
+      !S)
+    return S;
+  if (!Failed) return Fail(Failed.takeError());
   return {};
 }
 
@@ -425,21 +435,11 @@ Status RequestHandler::exchangeReceive(const ExchangeRequest &Req, Channel &C) {
   Expected<Device *> Dst = deviceRange(Req.DstDevice, Req.DstPointer, Req.Bytes);
   if (!Dst) return Refuse(Dst.takeError());
   if (Status S = syncQueue(**Dst, Req.Queue); !S) return Refuse(S.error());
-  const ServedPlugin &Pl = Plugins_[(*Dst)->Plugin];
-  auto *DstMem = reinterpret_cast<std::byte *>(Req.DstPointer);
-  Status Failed;
-  for (uint64_t Off = 0; Off < Req.Bytes; Off += kMaxChunkBytes) {
-    const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Req.Bytes - Off));
-    std::span<std::byte> Into =
-        Pl.SharesMemory && Failed ? std::span<std::byte>(DstMem + Off, N) : staging(N);
+  return receiveChunks(**Dst, Req.DstPointer, Req.Bytes, [&](std::span<std::byte> Into) -> Status {
     if (Status S = C.receiveFromPeer(Peer, Req.PeerTag, Into); !S)
       return makeError("receiving from rank %d: %s", Peer, S.error().message().c_str());
-    if (!Failed || Pl.SharesMemory) continue;
-    if (Pl.Fn.data_submit((*Dst)->Local, DstMem + Off, Into.data(), static_cast<int64_t>(N)) != 0)
-      Failed =
-          makeError("data_submit of %zu bytes at 0x%" PRIx64 " failed", N, Req.DstPointer + Off);
-  }
-  return Failed;
+    return {};
+  });
 }
 
 Status RequestHandler::launch(const Header &H, std::span<const std::byte> P, Channel &C) {

@@ -39,6 +39,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -124,6 +125,27 @@ class RequestHandler {
   Status exchangeLocal(const ExchangeRequest &Req);
   Status exchangeSend(const ExchangeRequest &Req, Channel &C);
   Status exchangeReceive(const ExchangeRequest &Req, Channel &C);
+  // The chunk loops of the copies between bulk messages and [Ptr, +Bytes)
+  // of device D (Submit and an Exchange Receive share the one, Retrieve and
+  // an Exchange Send the other): chunk by chunk, the step given moves the
+  // bytes of the message; the device's side is its memory itself when its
+  // plugin shares this process's memory, else the staging buffer and
+  // data_submit / data_retrieve.
+  using ReceiveStep = std::function<Status(std::span<std::byte> Into)>;
+  using SendStep = std::function<Status(std::span<const std::byte> Chunk)>;
+  // Returns the Error of Receive (no chunk is received after it), else that
+  // of the first data_submit that failed (the chunks after it are received
+  // and dropped).
+  Status receiveChunks(Device &D, uint64_t Ptr, uint64_t Bytes, const ReceiveStep &Receive);
+  // After the first data_retrieve that fails (its Error goes in Failed, a
+  // success on entry):
+  enum class AfterRetrieveFailure {
+    SendZeros,  // that chunk and the rest go as zeros (the bytes were promised)
+    Stop,       // nothing more is sent
+  };
+  // Returns the Error of Send (nothing is sent after it).
+  Status sendChunks(Device &D, uint64_t Ptr, uint64_t Bytes, AfterRetrieveFailure After,
+                    Status &Failed, const SendStep &Send);
   static Status checkPeer(int Peer, const Channel &C);
   // The device Id and that [Ptr, +Bytes) is memory it allocated or loaded.
   Expected<Device *> deviceRange(int32_t Id, uint64_t Ptr, uint64_t Bytes);

@@ -80,12 +80,19 @@ class MpiChannel final : public Channel {
 }  // namespace
 
 int main() {
+  const int TimeoutMs =
+      static_cast<int>(env::getInt("OMPTARGET_MPI_TIMEOUT_MS", 30000, 1, 86400000));
+  const int64_t HangAfter = env::getInt("OMPTARGET_MPI_TEST_HANG_AFTER", -1, -1, INT32_MAX);
+  // Keep-alives well inside the program's deadline (the same variable); its
+  // thread starts before MPI_Init (keep_alive.h says why).
+  KeepAlive KA(std::clamp(TimeoutMs / 4, 10, 1000), TimeoutMs);
   char Why[1024] = {};
   std::unique_ptr<Transport> T(omptarget_mpi_open_transport(Why, sizeof(Why)));
   if (!T) {
     std::fprintf(stderr, "omptarget-mpi-device: %s\n", Why);
     return 1;
   }
+  KA.attach(*T);
   if (T->rank() == 0) {
     std::fprintf(stderr,
                  "omptarget-mpi-device: this is world rank 0, the program's rank; launch as "
@@ -105,9 +112,6 @@ int main() {
                  "binds each rank to a core by default), so its host devices run every team "
                  "there; launch with `--bind-to none`, or give the server's rank a whole node\n",
                  T->rank());
-  const int TimeoutMs =
-      static_cast<int>(env::getInt("OMPTARGET_MPI_TIMEOUT_MS", 30000, 1, 86400000));
-  const int64_t HangAfter = env::getInt("OMPTARGET_MPI_TEST_HANG_AFTER", -1, -1, INT32_MAX);
 
   // Our plugins, beside each other; a missing or unloadable CUDA plugin is
   // no error (a machine without GPUs).
@@ -135,8 +139,6 @@ int main() {
 
   RequestHandler Handler(std::move(Served), T->hostName());
   {
-    // Keep-alives well inside the program's deadline (the same variable).
-    KeepAlive KA(*T, std::clamp(TimeoutMs / 4, 10, 1000), TimeoutMs);
     int64_t Served_ = 0;
     for (;;) {
       Expected<Received> M = T->receive(-1, kControlTag, kHeaderBytes + kMaxPayloadBytes, -1);
@@ -159,6 +161,7 @@ int main() {
       }
     }
   }
+  KA.stop();
   T->close(true);
   return 0;
 }
