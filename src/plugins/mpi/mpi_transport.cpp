@@ -4,8 +4,9 @@
 //
 // Locks: CounterMutex_ (a std::mutex) guards NextTag_ and NextRequestId_.
 // Everything else is written once by the constructor, before the object is
-// shared. Waiting polls MPI_Test, yielding the core between polls, then
-// sleeping once the wait is long (Backoff below, with its measurement).
+// shared. Waiting polls MPI_Test, spinning for a round trip, then yielding
+// the core between polls, then sleeping once the wait is long (Backoff
+// below, with its measurement).
 #include "mpi_transport.h"
 
 #include <mpi.h>
@@ -54,23 +55,31 @@ class Deadline {
   std::chrono::steady_clock::time_point At_;
 };
 
-// Between two polls of one wait: for its first kYieldWindow a sched_yield
-// (the core goes to any other runnable thread, the peer's rank among them,
-// and the poll comes back within microseconds), then sleeps of kIdleSleep,
-// so that a server idle between requests, or a long wait, does not keep a
-// core. Measured with bench/mpi/run_mpi_bench.sh on a 2-core VM: sleeping
+// Between two polls of one wait: nothing for its first kSpinWindow (a
+// reply within a round trip is taken at once), then until kYieldWindow a
+// sched_yield (the core goes to any other runnable thread, the peer's rank
+// among them, and the poll comes back within microseconds), then sleeps of
+// kIdleSleep, so that a server idle between requests, or a long wait, does
+// not keep a core. Measured with bench/mpi/run_mpi_bench.sh on a 2-core VM: sleeping
 // 20 us after 200 polls (the first version) made an empty remote region
 // 513 us (a 20 us nanosleep takes about 100 us there: timer slack and
 // wake-up) and copies of 1 MiB and more 0.6-0.9 GB/s, because Open MPI
 // moves a large message in 32 KiB pieces, each waiting for the receiver to
-// poll again.
+// poll again. The spin: a sched_yield is a system call of 1.2-1.3 us on
+// that VM (idle, 10^6 calls), so yielding from the first poll made an empty region 9.8 us
+// (a reply often arrived during the call); spinning 5 / 20 / 100 us first
+// made it 7.0 / 5.7 / 5.8-7.0, and spinning only 5.75 (MPI_BENCH_REGIONS=
+// 20000, bench/mpi/mpi_offload_bench.c, docs/benchmarks.md).
 class Backoff {
  public:
+  static constexpr auto kSpinWindow = std::chrono::microseconds(20);
   static constexpr auto kYieldWindow = std::chrono::milliseconds(50);
   static constexpr auto kIdleSleep = std::chrono::microseconds(50);
 
   void pause() {
-    if (std::chrono::steady_clock::now() - Start_ < kYieldWindow) {
+    const auto Waited = std::chrono::steady_clock::now() - Start_;
+    if (Waited < kSpinWindow) return;
+    if (Waited < kYieldWindow) {
       sched_yield();
       return;
     }
