@@ -4,13 +4,14 @@
 //
 // Locks: CounterMutex_ (a std::mutex) guards NextTag_ and NextRequestId_.
 // Everything else is written once by the constructor, before the object is
-// shared. Waiting polls MPI_Test, spinning for a round trip, then yielding
-// the core between polls, then sleeping once the wait is long (Backoff
-// below, with its measurement).
+// shared. Waiting polls MPI_Test, spinning for a round trip (or for the
+// bytes' time), then yielding the core between polls, then sleeping once
+// the wait is long (Backoff below, with its measurement).
 #include "mpi_transport.h"
 
 #include <mpi.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -69,16 +70,32 @@ class Deadline {
 // that VM (idle, 10^6 calls), so yielding from the first poll made an empty region 9.8 us
 // (a reply often arrived during the call); spinning 5 / 20 / 100 us first
 // made it 7.0 / 5.7 / 5.8-7.0, and spinning only 5.75 (MPI_BENCH_REGIONS=
-// 20000, bench/mpi/mpi_offload_bench.c, docs/benchmarks.md).
+// 20000, bench/mpi/mpi_offload_bench.c, docs/benchmarks.md). A wait for
+// bulk bytes spins as long as they take at 10 GB/s (one 8 MiB chunk: 0.8
+// ms), since every 32 KiB piece needs a poll: 1 MiB copies went from
+// 15.4-16.9 to 19.8-21.2 GB/s (0.70-0.74 -> 0.88-0.93 of MPI's; 7
+// alternating runs). Only where the node has a CPU for each of its ranks
+// (Open MPI's own waits also yield when it is oversubscribed): there a
+// long spin can keep the peer it waits for off a CPU. With three ranks on
+// two CPUs (the benchmark's copies between two servers) the figures were
+// too noisy to tell (2.4-11.8 GB/s, either way).
 class Backoff {
  public:
   static constexpr auto kSpinWindow = std::chrono::microseconds(20);
+  static constexpr uint64_t kSpinBytesPerUs = 10000;  // 10 GB/s
   static constexpr auto kYieldWindow = std::chrono::milliseconds(50);
   static constexpr auto kIdleSleep = std::chrono::microseconds(50);
 
+  // Bytes: what the wait moves; the spin lasts as long as moving them at
+  // kSpinBytesPerUs would, and at least kSpinWindow. The transport passes
+  // 0 (kSpinWindow only) where its node has fewer CPUs than ranks.
+  explicit Backoff(size_t Bytes = 0)
+      : Spin_(std::max<std::chrono::microseconds>(kSpinWindow, std::chrono::microseconds(
+                                                                   Bytes / kSpinBytesPerUs))) {}
+
   void pause() {
     const auto Waited = std::chrono::steady_clock::now() - Start_;
-    if (Waited < kSpinWindow) return;
+    if (Waited < Spin_) return;
     if (Waited < kYieldWindow) {
       sched_yield();
       return;
@@ -87,18 +104,21 @@ class Backoff {
   }
 
  private:
+  const std::chrono::microseconds Spin_;
   const std::chrono::steady_clock::time_point Start_ = std::chrono::steady_clock::now();
 };
 
 class MpiTransport final : public Transport {
  public:
-  MpiTransport(MPI_Comm Comm, bool OwnsMpi, int Rank, int Size, std::string Host, uint32_t TagUb)
+  MpiTransport(MPI_Comm Comm, bool OwnsMpi, int Rank, int Size, std::string Host, uint32_t TagUb,
+               bool CorePerRank)
       : Comm_(Comm),
         OwnsMpi_(OwnsMpi),
         Rank_(Rank),
         Size_(Size),
         Host_(std::move(Host)),
-        TagUb_(TagUb) {}
+        TagUb_(TagUb),
+        CorePerRank_(CorePerRank) {}
 
   int rank() const override { return Rank_; }
   int size() const override { return Size_; }
@@ -123,7 +143,7 @@ class MpiTransport final : public Transport {
     int Rc =
         MPI_Isend(Bytes.data(), static_cast<int>(Bytes.size()), MPI_BYTE, Rank, Tag, Comm_, &R);
     if (Rc != MPI_SUCCESS) return makeError("MPI_Isend: %s", mpiErrorText(Rc).c_str());
-    return wait(R, nullptr, TimeoutMs, F, /*IsSend=*/true);
+    return wait(R, nullptr, TimeoutMs, F, /*IsSend=*/true, Bytes.size());
   }
 
   Expected<Received> receive(int Rank, int Tag, size_t MaxBytes, int TimeoutMs,
@@ -157,7 +177,7 @@ class MpiTransport final : public Transport {
     int Rc =
         MPI_Imrecv(Out.Bytes.data(), static_cast<int>(Out.Bytes.size()), MPI_BYTE, &Message, &R);
     if (Rc != MPI_SUCCESS) return makeError("MPI_Imrecv: %s", mpiErrorText(Rc).c_str());
-    Status S = wait(R, nullptr, TimeoutMs, F, false);
+    Status S = wait(R, nullptr, TimeoutMs, F, false, Out.Bytes.size());
     if (TooLong)
       return makeError("a message of %d bytes from rank %d, longer than the %zu expected", Count,
                        Out.Source, MaxBytes);
@@ -185,7 +205,7 @@ class MpiTransport final : public Transport {
       int Rc = MPI_Irecv(Into.data() + Off, static_cast<int>(N), MPI_BYTE, Rank, Tag, Comm_, &R);
       if (Rc != MPI_SUCCESS) return makeError("MPI_Irecv: %s", mpiErrorText(Rc).c_str());
       MPI_Status St;
-      if (Status S = wait(R, &St, TimeoutMs, F, false); !S)
+      if (Status S = wait(R, &St, TimeoutMs, F, false, N); !S)
         return makeError("chunk at byte %zu of %zu: %s", Off, Into.size(),
                          S.error().message().c_str());
       int Count = 0;
@@ -215,9 +235,10 @@ class MpiTransport final : public Transport {
     return makeError("the MPI connection was closed at program exit; nothing was sent");
   }
 
-  Status wait(MPI_Request &R, MPI_Status *St, int TimeoutMs, Failure *F, bool IsSend) {
+  Status wait(MPI_Request &R, MPI_Status *St, int TimeoutMs, Failure *F, bool IsSend,
+              size_t Bytes) {
     Deadline D(TimeoutMs);
-    Backoff B;
+    Backoff B(CorePerRank_ ? Bytes : 0);
     for (;;) {
       int Done = 0;
       MPI_Status Local;
@@ -247,6 +268,7 @@ class MpiTransport final : public Transport {
   const int Size_;
   const std::string Host_;
   const uint32_t TagUb_;
+  const bool CorePerRank_;  // this node has a CPU for each of its ranks
   std::mutex CounterMutex_;
   uint32_t NextTag_ = kFirstReplyTag;  // guarded by CounterMutex_
   uint64_t NextRequestId_ = 1;         // guarded by CounterMutex_
@@ -282,6 +304,15 @@ Expected<std::unique_ptr<Transport>> open() {
   int Rc = MPI_Comm_dup(MPI_COMM_WORLD, &Comm);
   if (Rc != MPI_SUCCESS) return makeError("MPI_Comm_dup: %s", mpiErrorText(Rc).c_str());
   MPI_Comm_set_errhandler(Comm, MPI_ERRORS_RETURN);
+  // Collective too: the ranks on this node, against its CPUs (Backoff).
+  int NodeRanks = 1;
+  MPI_Comm Node;
+  if (MPI_Comm_split_type(Comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &Node) == MPI_SUCCESS) {
+    MPI_Comm_size(Node, &NodeRanks);
+    MPI_Comm_free(&Node);
+  }
+  const long Cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  const bool CorePerRank = Cpus > 0 && NodeRanks <= Cpus;
   if (Provided < MPI_THREAD_MULTIPLE) {
     MPI_Comm_free(&Comm);
     return makeError("the MPI library provides %s; remote devices need MPI_THREAD_MULTIPLE",
@@ -302,7 +333,8 @@ Expected<std::unique_ptr<Transport>> open() {
         std::min<int>(*static_cast<int *>(UbAttr), static_cast<int>(kMaxTag)));
   return std::unique_ptr<Transport>(
       std::make_unique<MpiTransport>(Comm, Owns, Rank, Size,
-                                     std::string(Host, static_cast<size_t>(HostLength)), TagUb));
+                                     std::string(Host, static_cast<size_t>(HostLength)), TagUb,
+                                     CorePerRank));
 }
 
 }  // namespace
