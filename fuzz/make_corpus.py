@@ -425,8 +425,63 @@ def mpi_protocol_inputs():
     }
 
 
+def mpi_request_handler_inputs():
+    """Flags byte (bit 0: SharesMemory), then records [kind u8][length u16][bytes]:
+    even kind a control message, odd kind bulk bytes for the channel."""
+    base = 0x500000000000
+    kernel = base + (1 << 22) - 64
+
+    def msg(kind, payload, **kw):
+        m = mpi_message(kind, payload, **kw)
+        return struct.pack("<BH", 0, len(m)) + m
+
+    def data(b):
+        return struct.pack("<BH", 1, len(b)) + b
+
+    def copy(dev, ptr, n, queue=0):
+        return struct.pack("<iQQQ", dev, ptr, n, queue)
+
+    image = b"IMG!" + bytes(60)
+    entries = (struct.pack("<I", 2) +
+               mpi_string("__omp_offloading_fd00_1_main_l5") + struct.pack("<QQII", 0x401000, 0, 0, 0) +
+               mpi_string("global_x") + struct.pack("<QQII", 0x404000, 8, 0, 0))
+    launch = (struct.pack("<iQQ", 0, 3, kernel) + struct.pack("<6I", 4, 0, 0, 8, 0, 0) +
+              struct.pack("<IIiQ", 0, 0, 1, 64) + struct.pack("<I", 1) +
+              struct.pack("<Qq", base, 0))
+    session = (
+        msg(3, struct.pack("<iiQQ", 0, 0, 64, 0)) +             # Alloc dev 0: base
+        data(bytes(range(32))) +
+        msg(5, copy(0, base + 16, 32), tag=100, data_bytes=32) +  # Submit into it
+        msg(6, copy(0, base + 16, 32)) +                         # Retrieve it
+        msg(3, struct.pack("<iiQQ", 1, 0, 64, 0)) +             # Alloc dev 1: base + 64
+        msg(15, struct.pack("<IiQiQQQII", 0, 0, base, 1, base + 64, 64, 0, 0, 0)) +  # Local
+        data(image) +
+        msg(13, struct.pack("<i", 0) + entries, tag=100, data_bytes=len(image)) +  # LoadImage
+        msg(7, launch) +                                         # Launch its kernel, queue 3
+        msg(9, struct.pack("<iQ", 0, 3)) +                      # Query
+        msg(8, struct.pack("<iQ", 0, 3)) +                      # Synchronize
+        msg(15, struct.pack("<IiQiQQQII", 1, 0, base, 0, 0, 64, 0, 2, 40)) +   # Send to rank 2
+        data(bytes(64)) +
+        msg(15, struct.pack("<IiQiQQQII", 2, 0, 0, 1, base + 64, 64, 0, 2, 41)) +  # Receive
+        msg(4, struct.pack("<iiQQ", 0, 0, base, 0)) +           # Free both
+        msg(4, struct.pack("<iiQQ", 1, 0, base + 64, 0)) +
+        msg(12, b"", reply_tag=0))                               # Shutdown
+    refused = (
+        msg(5, copy(0, base, 32), tag=100, data_bytes=32) + data(bytes(32)) +  # nothing allocated
+        msg(7, launch) +                                         # no image loaded
+        msg(4, struct.pack("<iiQQ", 0, 0, base, 0)) +
+        msg(3, struct.pack("<iiQQ", 7, 0, 64, 0)))              # no device 7
+    return {
+        "session_shared": b"\x01" + session,
+        "session_staged": b"\x00" + session,
+        "refused": b"\x01" + refused,
+    }
+
+
 def main(argv):
     corpus = argv[1] if len(argv) > 1 else os.path.join(HERE, "corpus")
+    for name, data in mpi_request_handler_inputs().items():
+        write(corpus, "mpi_request_handler", name, data)
 
     for variant in ("valid", "stripped", "no_entries_section", "pt_dynamic", "two_segments",
                     "xindex"):

@@ -9,7 +9,7 @@
 # out-of-memory, naming the input it saved.
 #
 #   fuzz/run_fuzzers.sh [BUILD_DIR]   default: ${BUILD_DIR:-build}-fuzz
-#   FUZZ_SECONDS=N      seconds per target (default 15: about 75 s for the five)
+#   FUZZ_SECONDS=N      seconds per target (default 15: about 105 s for the seven)
 #   FUZZ_TARGETS="a b"  only these targets (names as in fuzz/CMakeLists.txt)
 #   JOBS=N              build parallelism (default 2)
 #
