@@ -78,6 +78,23 @@ hang)  # a server that stops answering: one line naming rank and operation, no h
   [ $(( $(date +%s) - START )) -lt 60 ] || fail "took 60 s or more"
   has "MPI device rank 1 ($(hostname)), its device 0, did not answer [A-Za-z]* of .* within 2000 ms"
   ;;
+killed)  # a server killed by a signal: mpirun's line naming the rank; with
+  # --enable-recovery the job goes on, and the program's one line names
+  # the rank and the operation it was waiting for, within the deadline
+  # (mpirun then exits 0 whatever the program did: Open MPI 4.1's
+  # recovery mode, so only the output is checked)
+  build
+  RUN="-x MPI_REMOTE_DEVICES -x OMPTARGET_MPI_TIMEOUT_MS -x OMPTARGET_MPI_TEST_KILL_AFTER"
+  export MPI_REMOTE_DEVICES=2 OMPTARGET_MPI_TIMEOUT_MS=2000 OMPTARGET_MPI_TEST_KILL_AFTER=3
+  $MPIRUN $RUN -np 1 "$WORK/prog" : -np 1 "$SERVER" >"$WORK/out" 2>&1 && fail "the job succeeded"
+  has "process rank 1 .* exited on signal 9"
+  START=$(date +%s)
+  $MPIRUN --enable-recovery $RUN -np 1 "$WORK/prog" : -np 1 "$SERVER" >"$WORK/out" 2>&1
+  [ $(( $(date +%s) - START )) -lt 60 ] || fail "took 60 s or more"
+  has "OMPTARGET_MPI_TEST_KILL_AFTER=3: killing this server"
+  has "MPI device rank 1 ($(hostname)), its device 0, did not answer [A-Za-z]* of .* within 2000 ms"
+  has "failure of target construct while offloading is mandatory"
+  ;;
 remote-fakecuda)  # an nvptx64 program on a server's (fake) GPUs
   # The servers run the fake CUDA driver (tests/fake_cuda) with 2 GPUs after
   # their 2 host devices; the program's side has no fake driver.

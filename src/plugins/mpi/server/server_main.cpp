@@ -13,10 +13,12 @@
 //                                   quarter of it (10 ms to 1 s) while a
 //                                   request is in hand
 //   OMPTARGET_MPI_TEST_HANG_AFTER   tests only: stop answering after N requests
+//   OMPTARGET_MPI_TEST_KILL_AFTER   tests only: die by SIGKILL after N requests
 // Locks: KeepAlive's, for the request in hand; nothing else is shared
 // between the two threads.
 #include <dlfcn.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,6 +85,7 @@ int main() {
   const int TimeoutMs =
       static_cast<int>(env::getInt("OMPTARGET_MPI_TIMEOUT_MS", 30000, 1, 86400000));
   const int64_t HangAfter = env::getInt("OMPTARGET_MPI_TEST_HANG_AFTER", -1, -1, INT32_MAX);
+  const int64_t KillAfter = env::getInt("OMPTARGET_MPI_TEST_KILL_AFTER", -1, -1, INT32_MAX);
   // Keep-alives well inside the program's deadline (the same variable); its
   // thread starts before MPI_Init (keep_alive.h says why).
   KeepAlive KA(std::clamp(TimeoutMs / 4, 10, 1000), TimeoutMs);
@@ -152,7 +155,15 @@ int main() {
       const RequestHandler::Next Next = Handler.handle(M->Bytes, C);
       KA.end();
       if (Next == RequestHandler::Next::Stop) break;
-      if (HangAfter >= 0 && ++Served_ >= HangAfter) {
+      ++Served_;
+      if (KillAfter >= 0 && Served_ >= KillAfter) {
+        std::fprintf(stderr,
+                     "omptarget-mpi-device (rank %d): OMPTARGET_MPI_TEST_KILL_AFTER=%lld: killing "
+                     "this server\n",
+                     T->rank(), static_cast<long long>(KillAfter));
+        raise(SIGKILL);
+      }
+      if (HangAfter >= 0 && Served_ >= HangAfter) {
         std::fprintf(stderr,
                      "omptarget-mpi-device (rank %d): OMPTARGET_MPI_TEST_HANG_AFTER=%lld: not "
                      "answering any more requests\n",
