@@ -380,20 +380,22 @@ def mpi_string(text):
 
 
 def mpi_message(kind, payload, request=1, tag=0, data_bytes=0, reply_tag=16):
-    """A whole control message: magic "OMPM", version 2, then the payload."""
-    header = struct.pack("<IHHQIIQII", 0x4d504d4f, 2, kind, request, len(payload), tag,
+    """A whole control message: magic "OMPM", version 3, then the payload."""
+    header = struct.pack("<IHHQIIQII", 0x4d504d4f, 3, kind, request, len(payload), tag,
                          data_bytes, reply_tag, 0)
     return header + payload
 
 
 def mpi_protocol_inputs():
-    """First byte: 0 = a whole message, 1-12 = one payload type (the target's order)."""
-    hello = struct.pack("<HI", 2, 0)
-    reply = (struct.pack("<H", 2) + mpi_string("node1") + struct.pack("<I", 2) +
+    """First byte: 0 = a whole message, 1-13 = one payload type (the target's order)."""
+    hello = struct.pack("<HI", 3, 0)
+    reply = (struct.pack("<H", 3) + mpi_string("node1") + struct.pack("<I", 2) +
              mpi_string("x86_64") + mpi_string("host") + struct.pack("<I", 0) +
              mpi_string("cuda") + mpi_string("NVIDIA H100 80GB HBM3") + struct.pack("<I", 1))
     alloc = struct.pack("<IIQQ", 0, 0, 1 << 20, 3)
-    copy = struct.pack("<IQQQ", 1, 0x7f0000001000, 4096, 3)
+    copy = struct.pack("<IQQQI", 1, 0x7f0000001000, 4096, 3, 0)
+    retrieve = struct.pack("<IQQQI", 1, 0x7f0000001000, 4096, 3, 17)
+    event = struct.pack("<IQQ", 0, 3, 1)
     launch = (struct.pack("<IQQ", 0, 3, 0x5000) + struct.pack("<6I", 128, 0, 0, 256, 0, 0) +
               struct.pack("<IIIQ", 0, 3, 1, 1 << 20) + struct.pack("<I", 2) +
               struct.pack("<Qq", 0x7f0000001000, 0) + struct.pack("<Qq", 42, 0))
@@ -422,11 +424,14 @@ def mpi_protocol_inputs():
         "status_failed": b"\x09" + status,
         "message_exchange": b"\x00" + mpi_message(15, exchange),
         "exchange": b"\x0c" + exchange,
+        "message_retrieve": b"\x00" + mpi_message(6, retrieve),
+        "message_record_event": b"\x00" + mpi_message(16, event),
+        "event": b"\x0d" + event,
     }
 
 
 def mpi_request_handler_inputs():
-    """Flags byte (bit 0: SharesMemory), then records [kind u8][length u16][bytes]:
+    """Flags byte (bit 0: SharesMemory, bit 1: events), then records [kind u8][length u16][bytes]:
     even kind a control message, odd kind bulk bytes for the channel."""
     base = 0x500000000000
     kernel = base + (1 << 22) - 64
@@ -438,8 +443,11 @@ def mpi_request_handler_inputs():
     def data(b):
         return struct.pack("<BH", 1, len(b)) + b
 
-    def copy(dev, ptr, n, queue=0):
-        return struct.pack("<iQQQ", dev, ptr, n, queue)
+    def copy(dev, ptr, n, queue=0, data_tag=0):
+        return struct.pack("<iQQQI", dev, ptr, n, queue, data_tag)
+
+    def event(kind, dev, queue, ev):
+        return msg(kind, struct.pack("<iQQ", dev, queue, ev))
 
     image = b"IMG!" + bytes(60)
     entries = (struct.pack("<I", 2) +
@@ -452,14 +460,18 @@ def mpi_request_handler_inputs():
         msg(3, struct.pack("<iiQQ", 0, 0, 64, 0)) +             # Alloc dev 0: base
         data(bytes(range(32))) +
         msg(5, copy(0, base + 16, 32), tag=100, data_bytes=32) +  # Submit into it
-        msg(6, copy(0, base + 16, 32)) +                         # Retrieve it
+        msg(6, copy(0, base + 16, 32, data_tag=17)) +            # Retrieve it
         msg(3, struct.pack("<iiQQ", 1, 0, 64, 0)) +             # Alloc dev 1: base + 64
         msg(15, struct.pack("<IiQiQQQII", 0, 0, base, 1, base + 64, 64, 0, 0, 0)) +  # Local
         data(image) +
         msg(13, struct.pack("<i", 0) + entries, tag=100, data_bytes=len(image)) +  # LoadImage
         msg(7, launch) +                                         # Launch its kernel, queue 3
+        event(16, 0, 3, 1) +                                     # RecordEvent 1 on queue 3
+        event(17, 0, 4, 1) +                                     # WaitEvent 1 on queue 4
         msg(9, struct.pack("<iQ", 0, 3)) +                      # Query
         msg(8, struct.pack("<iQ", 0, 3)) +                      # Synchronize
+        event(18, 0, 0, 1) +                                     # SyncEvent 1
+        event(19, 0, 0, 1) +                                     # DestroyEvent 1
         msg(15, struct.pack("<IiQiQQQII", 1, 0, base, 0, 0, 64, 0, 2, 40)) +   # Send to rank 2
         data(bytes(64)) +
         msg(15, struct.pack("<IiQiQQQII", 2, 0, 0, 1, base + 64, 64, 0, 2, 41)) +  # Receive
@@ -469,12 +481,16 @@ def mpi_request_handler_inputs():
     refused = (
         msg(5, copy(0, base, 32), tag=100, data_bytes=32) + data(bytes(32)) +  # nothing allocated
         msg(7, launch) +                                         # no image loaded
+        event(17, 0, 3, 9) +                                     # event 9 never recorded
+        event(16, 0, 0, 1) +                                     # RecordEvent without a queue
+        msg(6, copy(0, base, 32, data_tag=16)) +                 # data tag = reply tag
         msg(4, struct.pack("<iiQQ", 0, 0, base, 0)) +
         msg(3, struct.pack("<iiQQ", 7, 0, 64, 0)))              # no device 7
     return {
         "session_shared": b"\x01" + session,
         "session_staged": b"\x00" + session,
-        "refused": b"\x01" + refused,
+        "session_events": b"\x03" + session,
+        "refused": b"\x03" + refused,
     }
 
 

@@ -47,6 +47,7 @@ void payload(int Which, std::span<const std::byte> Bytes) {
     case 10: roundTrip<LoadImageRequest>(Bytes); break;
     case 11: roundTrip<LoadImageReply>(Bytes); break;
     case 12: roundTrip<ExchangeRequest>(Bytes); break;
+    case 13: roundTrip<EventRequest>(Bytes); break;
     default: break;
   }
 }
@@ -69,6 +70,10 @@ int payloadOfKind(MessageKind Kind) {
     case MessageKind::LoadImage: return 10;
     case MessageKind::LoadImageReply: return 11;
     case MessageKind::Exchange: return 12;
+    case MessageKind::RecordEvent:
+    case MessageKind::WaitEvent:
+    case MessageKind::SyncEvent:
+    case MessageKind::DestroyEvent: return 13;
   }
   return 0;
 }
@@ -78,7 +83,7 @@ int payloadOfKind(MessageKind Kind) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size == 0) return 0;
   std::span<const std::byte> Bytes(reinterpret_cast<const std::byte *>(Data) + 1, Size - 1);
-  const int Which = Data[0] % 13;
+  const int Which = Data[0] % 14;
   if (Which != 0) {
     payload(Which, Bytes);
     return 0;

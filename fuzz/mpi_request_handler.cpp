@@ -1,10 +1,10 @@
 // Fuzz target: the MPI device server's request handling (src/plugins/mpi/
 // server/request_handler.h), which acts on messages from another process.
 // The input is a flags byte (bit 0: the plugin's memory is this process's
-// own, SharesMemory), then records [kind: u8][length: u16 LE][bytes]: an
-// even kind is one control message handed to the handler, an odd one bulk
-// bytes that the channel's next receives take (a receive with too few left
-// fails, as a peer that stops sending does).
+// own, SharesMemory; bit 1: the plugin has events), then records [kind: u8][length: u16 LE][bytes]:
+// an even kind is one control message handed to the handler, an odd one bulk bytes that the
+// channel's next receives take (a receive with too few left fails, as a peer that stops sending
+// does).
 //
 // The plugin behind the handler is a fake of two devices whose memory is an
 // arena at a fixed address (0x500000000000, allocations from its start, 64
@@ -16,7 +16,9 @@
 // Asserted, besides no crash, leak or sanitizer report: the handler passes
 // the plugin only what it may (data_delete a live allocation; data_submit,
 // data_retrieve and data_exchange ranges inside live allocations; launches
-// a kernel handle the loader gave out); every reply it sends decodes.
+// a kernel handle the loader gave out; records, waits on, syncs and
+// destroys only events it created, and destroys every one it created by
+// the time it is gone); every reply it sends decodes.
 #include <sys/mman.h>
 
 #include <cstddef>
@@ -25,6 +27,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -60,6 +63,8 @@ struct FakeDevices {
   std::map<uintptr_t, size_t> Live;                     // allocation start -> bytes
   std::deque<std::vector<__tgt_offload_entry>> Tables;  // one per load
   std::deque<__tgt_target_table> TableHeads;
+  std::set<uintptr_t> Events;  // live events the plugin made
+  uintptr_t NextEvent = 16;
 } State;
 
 void *arenaAlloc(size_t Size) {
@@ -153,7 +158,28 @@ int32_t fakeSynchronize(int32_t, __tgt_async_info *AI) {
   return 0;
 }
 
-ServedPlugin fakePlugin(bool SharesMemory) {
+int32_t fakeCreateEvent(int32_t, void **E) {
+  State.NextEvent += 16;
+  State.Events.insert(State.NextEvent);
+  *E = reinterpret_cast<void *>(State.NextEvent);
+  return 0;
+}
+bool liveEvent(void *E) { return State.Events.count(reinterpret_cast<uintptr_t>(E)) == 1; }
+int32_t fakeRecordEvent(int32_t, void *E, __tgt_async_info *AI) {
+  FUZZ_CHECK(liveEvent(E) && AI);
+  return 0;
+}
+int32_t fakeSyncEvent(int32_t, void *E) {
+  FUZZ_CHECK(liveEvent(E));
+  return 0;
+}
+int32_t fakeDestroyEvent(int32_t, void *E) {
+  FUZZ_CHECK(liveEvent(E));
+  State.Events.erase(reinterpret_cast<uintptr_t>(E));
+  return 0;
+}
+
+ServedPlugin fakePlugin(bool SharesMemory, bool HasEvents) {
   ServedPlugin P;
   P.Name = "fake";
   P.NumDevices = 2;
@@ -172,6 +198,13 @@ ServedPlugin fakePlugin(bool SharesMemory) {
   P.Fn.launch_kernel_async = fakeLaunch;
   P.Fn.synchronize = fakeSynchronize;
   P.Fn.query_async = fakeSynchronize;
+  if (HasEvents) {
+    P.Fn.create_event = fakeCreateEvent;
+    P.Fn.record_event = fakeRecordEvent;
+    P.Fn.wait_event = fakeRecordEvent;
+    P.Fn.sync_event = fakeSyncEvent;
+    P.Fn.destroy_event = fakeDestroyEvent;
+  }
   return P;
 }
 
@@ -211,7 +244,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   arena();
   State = FakeDevices();
   {
-    RequestHandler Handler({fakePlugin(Data[0] & 1)}, "fuzz");
+    RequestHandler Handler({fakePlugin(Data[0] & 1, Data[0] & 2)}, "fuzz");
     FuzzChannel C;
     size_t At = 1;
     while (At + 3 <= Size) {
@@ -228,5 +261,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         break;
     }
   }
+  FUZZ_CHECK(State.Events.empty());
   return 0;
 }

@@ -109,11 +109,12 @@ if [ "${SANITIZERS:-1}" != 0 ]; then
     done
     # The MPI plugin's threads under TSan: the offload programs that use
     # threads, nowait and dependences on the devices of two device servers
-    # (remote=mpi2), program and servers both built with -fsanitize=thread
-    # (tests/offload/inputs/run_on_mpi.sh).
+    # (remote=mpi2) whose host devices are asynchronous (a worker thread per
+    # queue, events on the servers), program and servers both built with
+    # -fsanitize=thread (tests/offload/inputs/run_on_mpi.sh).
     if [ "$san" = thread ] && [ -x "$dir/bin/omptarget-mpi-device" ] && command -v mpirun >/dev/null; then
-      offload_programs "$dir/tests/offload/ours-mpi2" "remote=mpi2" -j 1 \
-        --param remote=mpi2 --filter "$remote_tsan_filter"
+      offload_programs "$dir/tests/offload/ours-async-mpi2" "remote=mpi2, hostmode=async" -j 1 \
+        --param hostmode=async --param remote=mpi2 --filter "$remote_tsan_filter"
     fi
   done
 fi

@@ -49,7 +49,8 @@ class RecordingTransport final : public Transport {
   Status sendData(int, int, std::span<const std::byte>, int, Failure *) override {
     return makeError("not used");
   }
-  Status receiveData(int, int, std::span<std::byte>, int, Failure *) override {
+  Expected<std::unique_ptr<PostedReceive>> postReceiveData(int, int,
+                                                           std::span<std::byte>) override {
     return makeError("not used");
   }
   void close(bool) override {}

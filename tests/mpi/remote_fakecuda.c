@@ -10,8 +10,11 @@
 //                               omp_target_alloc and omp_target_memcpy to
 //                               and from it round-trip 1 MiB, as does a copy
 //                               within it; a target region's image loads
-//                               there and its launch is accepted ("OK"
-//                               lines; exit status 0)
+//                               there and its launch is accepted; four
+//                               queued retrieves (omp_target_memcpy_async
+//                               of a quarter each, from several threads)
+//                               land by taskwait ("OK" lines; exit status
+//                               0)
 //   remote_fakecuda refuse DEV  a target region on device DEV, a remote
 //                               x86_64 device: the program's only image,
 //                               nvptx64, must be refused there (the test
@@ -68,6 +71,18 @@ int main(int argc, char **argv) {
   printf("remote GPU copy within the device: %s\n",
          Rc == 0 && memcmp(In + BYTES / 2, Out, BYTES / 2) == 0 ? "OK" : "FAILED");
   omp_target_free(D2, Dev);
+
+  // Queued retrieves: each quarter on a queue of its own (a target task
+  // each), the data arriving in Out by the taskwait.
+  memset(Out, 0, BYTES);
+  Rc = 0;
+#pragma omp parallel for num_threads(4) reduction(| : Rc)
+  for (int Q = 0; Q < 4; ++Q)
+    Rc |= omp_target_memcpy_async(Out, D, BYTES / 4, (size_t)Q * (BYTES / 4),
+                                  (size_t)Q * (BYTES / 4), Host, Dev, 0, NULL);
+#pragma omp taskwait
+  printf("remote GPU queued copies from: %s\n",
+         Rc == 0 && memcmp(In, Out, BYTES) == 0 ? "OK" : "FAILED");
   omp_target_free(D, Dev);
 
   // The region's kernel does nothing on the fake driver: what counts is that

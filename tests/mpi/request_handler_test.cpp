@@ -130,11 +130,20 @@ TEST(MpiServer, AllocSubmitRetrieveFree) {
   EXPECT_EQ(C.Received, 32u);
   EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
 
+  // Retrieve: the data on the request's data tag, the reply and its
+  // trailer on the reply tag.
+  Copy.DataTag = 101;
   H.handle(request(MessageKind::Retrieve, Copy), C);
   ASSERT_EQ(C.Data.size(), 1u);
+  EXPECT_EQ(C.Data[0].Tag, 101u);
   EXPECT_EQ(C.Data[0].Bytes.size(), 32u);
   EXPECT_EQ(C.Data[0].Bytes[5], std::byte{0x5a});
   ASSERT_GE(C.Replies.size(), 4u);  // the reply and its trailer
+  Expected<Header> First = decodeHeader(C.Replies[C.Replies.size() - 2].Bytes);
+  ASSERT_TRUE(First);
+  EXPECT_EQ(First->DataTag, 101u);
+  EXPECT_EQ(First->DataBytes, 32u);
+  EXPECT_EQ(C.Replies.back().Tag, 100u);
   EXPECT_EQ(statusOf(C.Replies.back()).Code, StatusReply::kOk);
 
   FreeRequest F;
@@ -205,6 +214,7 @@ TEST_P(MpiServerCopies, SharedMemoryCopiesInPlace) {
   EXPECT_EQ(SubmitCalls, Shares ? 0 : 1);
 
   Mem[20] = 0x77;
+  Copy.DataTag = 101;
   H.handle(request(MessageKind::Retrieve, Copy), C);
   ASSERT_EQ(C.Data.size(), 1u);
   ASSERT_EQ(C.Data[0].Bytes.size(), 32u);
@@ -308,6 +318,10 @@ TEST(MpiServer, RefusesWhatItDidNotHandOut) {
   Copy.Bytes = 4096;
   ExpectRefused(request(MessageKind::Submit, Copy, 4096), "is not inside memory");
   EXPECT_EQ(C.Received, 4096u);  // drained all the same
+  ExpectRefused(request(MessageKind::Retrieve, Copy), "data tag 0");
+  Copy.DataTag = 100;  // the reply tag: its data would be taken for the reply
+  ExpectRefused(request(MessageKind::Retrieve, Copy), "not the reply tag");
+  Copy.DataTag = 101;
   ExpectRefused(request(MessageKind::Retrieve, Copy), "is not inside memory");
   Copy.Device = 3;
   ExpectRefused(request(MessageKind::Retrieve, Copy), "device 3 out of range (this server has 1)");
@@ -351,6 +365,120 @@ TEST(MpiServer, HelloListsTheDevices) {
   EXPECT_EQ(R->HostName, "node9");
   ASSERT_EQ(R->Devices.size(), 1u);
   EXPECT_EQ(R->Devices[0].Plugin, "fake");
+}
+
+// Events: a plugin with events gets one event per id, made at the first
+// record and destroyed at DestroyEvent (or with the handler); waits and
+// syncs go to that event, on the queue named. A plugin without them has
+// its queue synchronized at the record, and nothing to wait for after.
+std::vector<std::string> EventCalls;
+int32_t fakeCreateEvent(int32_t, void **E) {
+  static int Made = 0;
+  *E = reinterpret_cast<void *>(static_cast<uintptr_t>(0x1000 + ++Made));
+  EventCalls.push_back("create");
+  return 0;
+}
+int32_t fakeRecordEvent(int32_t, void *E, __tgt_async_info *AI) {
+  EventCalls.push_back(formatString("record %p %p", E, static_cast<void *>(AI)));
+  return 0;
+}
+int32_t fakeWaitEvent(int32_t, void *E, __tgt_async_info *AI) {
+  EventCalls.push_back(formatString("wait %p %p", E, static_cast<void *>(AI)));
+  return 0;
+}
+int32_t fakeSyncEvent(int32_t, void *E) {
+  EventCalls.push_back(formatString("sync %p", E));
+  return 0;
+}
+int32_t fakeDestroyEvent(int32_t, void *E) {
+  EventCalls.push_back(formatString("destroy %p", E));
+  return 0;
+}
+int32_t fakeSynchronize(int32_t, __tgt_async_info *AI) {
+  EventCalls.push_back(formatString("synchronize %p", static_cast<void *>(AI)));
+  AI->Queue = nullptr;
+  return 0;
+}
+
+std::vector<std::byte> eventMessage(MessageKind Kind, uint64_t Queue, uint64_t Event) {
+  EventRequest E;
+  E.Queue = Queue;
+  E.Event = Event;
+  return request(Kind, E);
+}
+
+TEST(MpiServer, EventsAreThePluginsEvents) {
+  EventCalls.clear();
+  ServedPlugin P = fakePlugin();
+  P.Fn.create_event = fakeCreateEvent;
+  P.Fn.record_event = fakeRecordEvent;
+  P.Fn.wait_event = fakeWaitEvent;
+  P.Fn.sync_event = fakeSyncEvent;
+  P.Fn.destroy_event = fakeDestroyEvent;
+  P.Fn.synchronize = fakeSynchronize;
+  {
+    RequestHandler H({P}, "node");
+    RecordingChannel C;
+    H.handle(eventMessage(MessageKind::RecordEvent, 3, 1), C);
+    H.handle(eventMessage(MessageKind::WaitEvent, 4, 1), C);
+    H.handle(eventMessage(MessageKind::RecordEvent, 4, 1), C);  // re-recorded: the same event
+    H.handle(eventMessage(MessageKind::SyncEvent, 0, 1), C);
+    H.handle(eventMessage(MessageKind::RecordEvent, 3, 2), C);  // left for the handler to destroy
+    H.handle(eventMessage(MessageKind::DestroyEvent, 0, 1), C);
+    EXPECT_EQ(H.refusals(), 0u) << H.lastRefusal();
+    for (const Sent &R : C.Replies) EXPECT_EQ(statusOf(R).Code, StatusReply::kOk);
+    ASSERT_EQ(EventCalls.size(), 8u);
+    EXPECT_EQ(EventCalls[0], "create");
+    // The waits and records name one event; queues 3 and 4 differ.
+    const std::string E1 = EventCalls[1].substr(7, EventCalls[1].find(' ', 7) - 7);
+    const std::string Q3 = EventCalls[1].substr(EventCalls[1].rfind(' ') + 1);
+    const std::string Q4 = EventCalls[2].substr(EventCalls[2].rfind(' ') + 1);
+    EXPECT_EQ(EventCalls[1], "record " + E1 + " " + Q3);
+    EXPECT_EQ(EventCalls[2], "wait " + E1 + " " + Q4);
+    EXPECT_NE(Q3, Q4);
+    EXPECT_EQ(EventCalls[3], "record " + E1 + " " + Q4);
+    EXPECT_EQ(EventCalls[4], "sync " + E1);
+    EXPECT_EQ(EventCalls[5], "create");
+    EXPECT_NE(EventCalls[6], "record " + E1 + " " + Q3);  // another event
+    EXPECT_EQ(EventCalls[6].substr(EventCalls[6].rfind(' ') + 1), Q3);
+    EXPECT_EQ(EventCalls[7], "destroy " + E1);
+
+    // Destroyed: waiting on it now is refused; so are a record without a
+    // queue and a sync with one.
+    auto ExpectRefused = [&](std::vector<std::byte> M, const char *Part) {
+      H.handle(M, C);
+      StatusReply R = statusOf(C.Replies.back());
+      EXPECT_EQ(R.Code, StatusReply::kFailed);
+      EXPECT_NE(R.Message.find(Part), std::string::npos) << R.Message;
+    };
+    ExpectRefused(eventMessage(MessageKind::WaitEvent, 3, 1), "event 1 was never recorded");
+    ExpectRefused(eventMessage(MessageKind::RecordEvent, 0, 5), "no queue given");
+    ExpectRefused(eventMessage(MessageKind::SyncEvent, 3, 2), "queue 3 given");
+    ExpectRefused(eventMessage(MessageKind::RecordEvent, 3, 0), "event 0");
+    EXPECT_EQ(EventCalls.size(), 8u);
+  }
+  // The handler destroyed event 2 as it went.
+  ASSERT_EQ(EventCalls.size(), 9u);
+  const std::string E2 = EventCalls[6].substr(7, EventCalls[6].find(' ', 7) - 7);
+  EXPECT_EQ(EventCalls[8], "destroy " + E2);
+}
+
+TEST(MpiServer, EventsWithoutPluginEventsAreAnswered) {
+  EventCalls.clear();
+  ServedPlugin P = fakePlugin();
+  P.Fn.synchronize = fakeSynchronize;
+  RequestHandler H({P}, "node");
+  RecordingChannel C;
+  H.handle(eventMessage(MessageKind::RecordEvent, 3, 1), C);
+  // Queue 3 was just made, with nothing on it: nothing to synchronize
+  // (with work on it, the record synchronizes it: syncQueue).
+  EXPECT_TRUE(EventCalls.empty());
+  H.handle(eventMessage(MessageKind::WaitEvent, 4, 1), C);
+  H.handle(eventMessage(MessageKind::SyncEvent, 0, 1), C);
+  H.handle(eventMessage(MessageKind::DestroyEvent, 0, 1), C);
+  EXPECT_EQ(H.refusals(), 0u) << H.lastRefusal();
+  for (const Sent &R : C.Replies) EXPECT_EQ(statusOf(R).Code, StatusReply::kOk);
+  EXPECT_TRUE(EventCalls.empty());
 }
 
 }  // namespace

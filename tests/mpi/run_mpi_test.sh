@@ -120,6 +120,7 @@ remote-fakecuda)  # an nvptx64 program on a server's (fake) GPUs
   has "remote GPU copy to and from: OK"
   has "remote GPU copy within the device: OK"
   has "remote GPU region: launched"
+  has "remote GPU queued copies from: OK"
   grep -qi "error\|FAILED" "$WORK/out" && fail "an error line"
   # The nvptx image on a remote x86_64 device: refused there, clearly.
   $MPIRUN -np 1 "$WORK/prog" refuse -4 : -np 1 $GPU_SERVER >"$WORK/out" 2>&1 && fail "the region on an x86_64 device succeeded"

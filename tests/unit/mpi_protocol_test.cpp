@@ -32,6 +32,7 @@ TEST(MpiProtocol, HeaderRoundTrip) {
   C.Pointer = 0xdeadbeef000u;
   C.Bytes = H.DataBytes;
   C.Queue = 9;
+  C.DataTag = 0x7ffffff0u;
   std::vector<std::byte> M = encodeMessage(H, C);
   ASSERT_GE(M.size(), kHeaderBytes);
   auto D = decodeHeader(M);
@@ -47,6 +48,7 @@ TEST(MpiProtocol, HeaderRoundTrip) {
   EXPECT_EQ(P->Pointer, C.Pointer);
   EXPECT_EQ(P->Bytes, C.Bytes);
   EXPECT_EQ(P->Queue, 9u);
+  EXPECT_EQ(P->DataTag, 0x7ffffff0u);
 }
 
 TEST(MpiProtocol, HeaderIsLittleEndianOnTheWire) {
@@ -206,9 +208,11 @@ TEST(MpiProtocol, EveryTruncationIsRefused) {
   L.Args = {1, 2};
   L.Offsets = {0, 8};
   const std::vector<std::vector<std::byte>> Payloads =
-      {bytesOf(HelloRequest{}), bytesOf(H), bytesOf(AllocRequest{}), bytesOf(FreeRequest{}),
-       bytesOf(CopyRequest{}),  bytesOf(L), bytesOf(QueueRequest{}), bytesOf(PointerReply{}),
-       bytesOf(StatusReply{})};
+      {bytesOf(HelloRequest{}), bytesOf(H),
+       bytesOf(AllocRequest{}), bytesOf(FreeRequest{}),
+       bytesOf(CopyRequest{}),  bytesOf(L),
+       bytesOf(QueueRequest{}), bytesOf(PointerReply{}),
+       bytesOf(StatusReply{}),  bytesOf(EventRequest{2, 3, 4})};
   for (size_t K = 0; K < Payloads.size(); ++K) {
     const std::vector<std::byte> &P = Payloads[K];
     for (size_t N = 0; N < P.size(); ++N) {
@@ -224,6 +228,7 @@ TEST(MpiProtocol, EveryTruncationIsRefused) {
         case 6: Decoded = static_cast<bool>(QueueRequest::decode(Cut)); break;
         case 7: Decoded = static_cast<bool>(PointerReply::decode(Cut)); break;
         case 8: Decoded = static_cast<bool>(StatusReply::decode(Cut)); break;
+        case 9: Decoded = static_cast<bool>(EventRequest::decode(Cut)); break;
       }
       EXPECT_FALSE(Decoded) << "payload " << K << " cut to " << N << " of " << P.size()
                             << " bytes decoded";

@@ -41,10 +41,31 @@ Expected<PendingReply> RemoteRank::postBytes(MessageKind Kind, std::vector<std::
     return failure(What, Device, S.error(), F);
   if (Status S = T_.sendData(Rank_, static_cast<int>(H.ReplyTag), Out, TimeoutMs_, &F); !S)
     return failure(What, Device, S.error(), F);
-  return PendingReply{H.RequestId, H.ReplyTag, Expect, Device, What};
+  return PendingReply{H.RequestId, H.ReplyTag, Expect, Device, What, nullptr, 0};
 }
 
-Expected<Reply> RemoteRank::collect(const PendingReply &P, std::span<std::byte> In) {
+Expected<PendingReply> RemoteRank::postRetrieve(CopyRequest Req, std::span<std::byte> Into,
+                                                const char *What) {
+  if (unanswering())
+    return makeError("%s stopped answering earlier; %s was not sent", who(Req.Device).c_str(),
+                     What);
+  Req.DataTag = T_.newTag();
+  std::shared_ptr<PostedReceive> Data;
+  if (!Into.empty()) {
+    Expected<std::unique_ptr<PostedReceive>> Posted =
+        T_.postReceiveData(Rank_, static_cast<int>(Req.DataTag), Into);
+    if (!Posted) return failure(What, Req.Device, Posted.error(), Failure{});
+    Data = std::move(*Posted);
+  }
+  Expected<PendingReply> P =
+      post(MessageKind::Retrieve, Req, MessageKind::StatusReply, What, Req.Device);
+  if (!P) return P.takeError();  // Data's receives are cancelled
+  P->Data = std::move(Data);
+  P->DataBytes = Into.size();
+  return P;
+}
+
+Expected<Reply> RemoteRank::collect(const PendingReply &P) {
   const char *What = P.What.c_str();
   const int32_t Device = P.Device;
   const MessageKind Expect = P.Expect;
@@ -79,15 +100,15 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P, std::span<std::byte> 
     return failure(What, Device,
                    makeError("a %s reply, %s expected", kindName(First->H.Kind), kindName(Expect)),
                    F);
-  if (In.empty()) return First;
+  if (!P.Data) return First;
   // The bulk bytes, then the trailer that says whether all were read.
-  if (First->H.DataBytes != In.size())
+  if (First->H.DataBytes != P.DataBytes)
     return failure(What, Device,
-                   makeError("a reply with %llu data bytes, %zu expected",
-                             static_cast<unsigned long long>(First->H.DataBytes), In.size()),
+                   makeError("a reply with %llu data bytes, %llu expected",
+                             static_cast<unsigned long long>(First->H.DataBytes),
+                             static_cast<unsigned long long>(P.DataBytes)),
                    F);
-  if (Status S = T_.receiveData(Rank_, Tag, In, TimeoutMs_, &F); !S)
-    return failure(What, Device, S.error(), F);
+  if (Status S = P.Data->wait(TimeoutMs_, &F); !S) return failure(What, Device, S.error(), F);
   Expected<Reply> Trailer = ReceiveReply();
   if (!Trailer) return Trailer.takeError();
   Expected<StatusReply> TS =

@@ -8,9 +8,13 @@
 // Contract: request() sends one request and returns the reply of the kind
 // asked for; post() sends one (and its bulk bytes) and returns at once,
 // and collect() later takes its reply, as request() would have (a queued
-// Launch or Submit: its reply is taken when its queue is synchronized, so
-// the program's thread does not wait a round trip per operation; the reply
-// waits in MPI meanwhile, on its own tag). A StatusReply kFailed (the
+// Launch, Submit or Retrieve: its reply is taken when its queue is
+// synchronized, so the program's thread does not wait a round trip per
+// operation; the reply waits in MPI meanwhile, on its own tag).
+// postRetrieve() posts the receives of a Retrieve's data into the
+// program's memory before it sends the request, so the server's sends
+// complete whenever it gets to them, and collect() waits for them (the
+// memory must stay valid until then). A StatusReply kFailed (the
 // server refused or failed) is an Error with the server's line. Every
 // Error names the rank, its host, the device and the operation ("MPI
 // device rank 2 (node7) did not answer Submit of 4096 bytes within 30000
@@ -24,6 +28,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -46,6 +51,9 @@ struct PendingReply {
   MessageKind Expect = MessageKind::StatusReply;
   int32_t Device = -1;
   std::string What;
+  // A Retrieve's data, arriving in the program's memory (postRetrieve).
+  std::shared_ptr<PostedReceive> Data;
+  uint64_t DataBytes = 0;
 };
 
 class RemoteRank {
@@ -61,16 +69,14 @@ class RemoteRank {
   uint32_t freshTag() { return T_.newTag(); }
 
   // Sends Kind with Payload (and Out as its bulk bytes); waits for a reply
-  // of kind Expect (or a StatusReply); with In non-empty, the reply's bulk
-  // bytes land there (Retrieve). What names the operation in errors
+  // of kind Expect (or a StatusReply). What names the operation in errors
   // ("Submit of 4096 bytes"), Device the server's device (-1: none).
   template <typename P>
   Expected<Reply> request(MessageKind Kind, const P &Payload, MessageKind Expect, const char *What,
-                          int32_t Device, std::span<const std::byte> Out = {},
-                          std::span<std::byte> In = {}) {
+                          int32_t Device, std::span<const std::byte> Out = {}) {
     Expected<PendingReply> Posted = post(Kind, Payload, Expect, What, Device, Out);
     if (!Posted) return Posted.takeError();
-    return collect(*Posted, In);
+    return collect(*Posted);
   }
   template <typename P>
   Expected<PendingReply> post(MessageKind Kind, const P &Payload, MessageKind Expect,
@@ -80,8 +86,10 @@ class RemoteRank {
     Payload.encode(W);
     return postBytes(Kind, W.take(), Expect, What, Device, Out);
   }
-  // The reply of a posted request (In as for request()).
-  Expected<Reply> collect(const PendingReply &P, std::span<std::byte> In = {});
+  // A Retrieve of Req (its DataTag set here) whose data lands in Into.
+  Expected<PendingReply> postRetrieve(CopyRequest Req, std::span<std::byte> Into, const char *What);
+  // The reply of a posted request (with a Retrieve's data and trailer).
+  Expected<Reply> collect(const PendingReply &P);
   // Shutdown: no reply; skipped for an unanswering rank.
   Status shutdown();
 

@@ -30,8 +30,20 @@ const char *imageKind(std::span<const std::byte> Image) {
 char LaunchEnvironmentMarker;
 
 struct MpiEvent {
-  std::atomic<uint64_t> Queue{0};  // the queue of the last record; 0: none
+  explicit MpiEvent(uint64_t Id) : Id(Id) {}
+  const uint64_t Id;                  // the server's name for it (EventRequest)
+  std::atomic<bool> Recorded{false};  // whether the server has made it
 };
+
+MpiEvent &event(void *E) { return *static_cast<MpiEvent *>(E); }
+
+EventRequest eventRequest(int32_t Device, const MpiEvent &E, uint64_t Queue) {
+  EventRequest Req;
+  Req.Device = Device;
+  Req.Queue = Queue;
+  Req.Event = E.Id;
+  return Req;
+}
 
 uint64_t queueId(void *Queue) { return reinterpret_cast<uintptr_t>(Queue); }
 
@@ -156,17 +168,20 @@ Expected<void *> MpiDevice::createQueueImpl() {
 template <typename P>
 Status MpiDevice::sendOnQueue(uint64_t Queue, MessageKind Kind, const P &Payload,
                               const std::string &What, std::span<const std::byte> Out) {
-  if (Queue == 0) {
-    Expected<Reply> R = Info_.Rank->request(Kind, Payload, MessageKind::StatusReply, What.c_str(),
-                                            Info_.ServerDevice, Out);
-    if (!R) return R.takeError();
-    return {};
-  }
   Expected<PendingReply> Posted = Info_.Rank->post(Kind, Payload, MessageKind::StatusReply,
                                                    What.c_str(), Info_.ServerDevice, Out);
   if (!Posted) return Posted.takeError();
+  return keepOrCollect(Queue, std::move(*Posted));
+}
+
+Status MpiDevice::keepOrCollect(uint64_t Queue, PendingReply Posted) {
+  if (Queue == 0) {
+    Expected<Reply> R = Info_.Rank->collect(Posted);
+    if (!R) return R.takeError();
+    return {};
+  }
   ScopedLock Lock(PendingMutex_);
-  Pending_[Queue].push_back(std::move(*Posted));
+  Pending_[Queue].push_back(std::move(Posted));
   return {};
 }
 
@@ -238,12 +253,11 @@ Status MpiDevice::retrieveImpl(void *HstPtr, const void *TgtPtr, size_t Size, vo
   Req.Bytes = Size;
   Req.Queue = queueId(Queue);
   const std::string What = formatString("Retrieve of %zu bytes", Size);
-  Expected<Reply> R =
-      Info_.Rank->request(MessageKind::Retrieve, Req, MessageKind::StatusReply, What.c_str(),
-                          Info_.ServerDevice, {},
-                          std::span<std::byte>(static_cast<std::byte *>(HstPtr), Size));
-  if (!R) return R.takeError();
-  return {};
+  Expected<PendingReply> Posted =
+      Info_.Rank->postRetrieve(Req, std::span<std::byte>(static_cast<std::byte *>(HstPtr), Size),
+                               What.c_str());
+  if (!Posted) return Posted.takeError();
+  return keepOrCollect(Req.Queue, std::move(*Posted));
 }
 
 namespace {
@@ -330,24 +344,46 @@ Status MpiDevice::launchImpl(const plugin::KernelLaunch &L, void *Queue) {
   return sendOnQueue(Req.Queue, MessageKind::Launch, Req, formatString("Launch of %s", L.Name));
 }
 
-Expected<void *> MpiDevice::createEventImpl() { return std::make_unique<MpiEvent>().release(); }
+Expected<void *> MpiDevice::createEventImpl() {
+  return std::make_unique<MpiEvent>(NextEvent_.fetch_add(1)).release();
+}
 
 Status MpiDevice::destroyEventImpl(void *Event) {
-  std::unique_ptr<MpiEvent> Owned(static_cast<MpiEvent *>(Event));
-  return {};
+  std::unique_ptr<MpiEvent> Owned(&event(Event));
+  if (!Owned->Recorded.load(std::memory_order_acquire)) return {};
+  return sendOnQueue(0, MessageKind::DestroyEvent, eventRequest(Info_.ServerDevice, *Owned, 0),
+                     "DestroyEvent");
 }
 
+// Record and Wait are posted on their queue, like a Launch: the server
+// orders the queue's work by its own plugin's event, and no thread here
+// waits for a round trip.
 Status MpiDevice::recordEventImpl(void *Event, void *Queue) {
-  static_cast<MpiEvent *>(Event)->Queue.store(queueId(Queue), std::memory_order_release);
+  MpiEvent &E = event(Event);
+  const uint64_t Q = queueId(Queue);
+  if (Status S = sendOnQueue(Q, MessageKind::RecordEvent, eventRequest(Info_.ServerDevice, E, Q),
+                             "RecordEvent");
+      !S)
+    return S;
+  // Set once the request is with MPI: a wait sent after it is ordered
+  // after it (MPI keeps one sender's order on a tag).
+  E.Recorded.store(true, std::memory_order_release);
   return {};
 }
 
-Status MpiDevice::waitEventImpl(void *Event, void *) { return syncEventImpl(Event); }
+Status MpiDevice::waitEventImpl(void *Event, void *Queue) {
+  MpiEvent &E = event(Event);
+  if (!E.Recorded.load(std::memory_order_acquire)) return {};
+  const uint64_t Q = queueId(Queue);
+  return sendOnQueue(Q, MessageKind::WaitEvent, eventRequest(Info_.ServerDevice, E, Q),
+                     "WaitEvent");
+}
 
 Status MpiDevice::syncEventImpl(void *Event) {
-  const uint64_t Q = static_cast<MpiEvent *>(Event)->Queue.load(std::memory_order_acquire);
-  if (Q == 0) return {};
-  return queueRequest(MessageKind::Synchronize, Q, "Synchronize (event)", nullptr);
+  MpiEvent &E = event(Event);
+  if (!E.Recorded.load(std::memory_order_acquire)) return {};
+  return sendOnQueue(0, MessageKind::SyncEvent, eventRequest(Info_.ServerDevice, E, 0),
+                     "SyncEvent");
 }
 
 void MpiDevice::describeImpl(plugin::PropertySink &Sink) {

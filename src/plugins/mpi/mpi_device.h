@@ -7,18 +7,24 @@
 // its hook returns once the request (and a Submit's bytes) is sent, and its
 // reply is taken when the queue is synchronized or queried, after that
 // request is sent (so the round trips overlap); its failure is that
-// synchronize's. Without a queue, and for a Retrieve, the hook waits for the
+// synchronize's. A Retrieve on a queue is posted too: its data's receives
+// are posted into the program's memory first, and complete by that
+// synchronize (mpi_client.h). Without a queue the hook waits for the
 // reply. The server serves one program's requests in order, so a later
 // request sees an earlier one's work.
-// Events are conservative: record remembers the queue, wait and sync
-// synchronize the remembered queue (waiting for at least the work recorded,
-// which is correct, if slower than a device event).
+// Events are the server's: an MpiEvent is an id (1, 2, ... per device);
+// record and wait are posted on their queue (RecordEvent, WaitEvent), so
+// the server's plugin orders the queues and no thread here waits; sync
+// asks the server and waits (SyncEvent). The server makes its event at the
+// first record: an event never recorded costs no request, not even at
+// destroy.
 // Kernel handles and global addresses are the server's device addresses
 // (LoadImage's reply); the server refuses any it did not hand out.
 // An image is sent only to a device whose server plugin takes its kind
 // (remotePluginRuns): another is refused here, before any request, with an
 // error naming the device, its plugin and the image's kind.
-// Thread safety: NextQueue_ is atomic, an event's queue id is atomic;
+// Thread safety: NextQueue_ and NextEvent_ are atomic, so is an event's
+// Recorded;
 // PendingMutex_ guards Pending_ (held only to add to or take a queue's
 // list, never across MPI); the rest is immutable after construction (the
 // rank locks nothing: its transport is thread-safe).
@@ -114,12 +120,16 @@ class MpiDevice final : public plugin::GenericDevice {
   template <typename P>
   Status sendOnQueue(uint64_t Queue, MessageKind Kind, const P &Payload, const std::string &What,
                      std::span<const std::byte> Out = {});
+  // With a queue, keeps Posted in Pending_ for its synchronize; without,
+  // takes its reply now.
+  Status keepOrCollect(uint64_t Queue, PendingReply Posted);
   // Takes the replies of Queue's posted requests, oldest first; the first
   // failure, after all are taken.
   Status collectPosted(uint64_t Queue);
 
   const RemoteDeviceInfo Info_;
   std::atomic<uint64_t> NextQueue_{1};
+  std::atomic<uint64_t> NextEvent_{1};
   FutexMutex PendingMutex_;
   std::map<uint64_t, std::vector<PendingReply>> Pending_ GUARDED_BY(PendingMutex_);
 };

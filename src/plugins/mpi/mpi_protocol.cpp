@@ -21,6 +21,10 @@ const char *kindName(MessageKind Kind) {
     case MessageKind::LoadImage: return "LoadImage";
     case MessageKind::LoadImageReply: return "LoadImageReply";
     case MessageKind::Exchange: return "Exchange";
+    case MessageKind::RecordEvent: return "RecordEvent";
+    case MessageKind::WaitEvent: return "WaitEvent";
+    case MessageKind::SyncEvent: return "SyncEvent";
+    case MessageKind::DestroyEvent: return "DestroyEvent";
   }
   return "unknown";
 }
@@ -230,6 +234,7 @@ void CopyRequest::encode(Writer &W) const {
   W.u64(Pointer);
   W.u64(Bytes);
   W.u64(Queue);
+  W.u32(DataTag);
 }
 Expected<CopyRequest> CopyRequest::decode(std::span<const std::byte> Payload) {
   return decodeWith<CopyRequest>(Payload, "copy", [](Reader &R, CopyRequest &V) {
@@ -237,6 +242,7 @@ Expected<CopyRequest> CopyRequest::decode(std::span<const std::byte> Payload) {
     V.Pointer = R.u64("pointer");
     V.Bytes = R.u64("size");
     V.Queue = R.u64("queue");
+    V.DataTag = R.u32("data tag");
   });
 }
 
@@ -319,6 +325,19 @@ Expected<QueueRequest> QueueRequest::decode(std::span<const std::byte> Payload) 
   return decodeWith<QueueRequest>(Payload, "queue request", [](Reader &R, QueueRequest &V) {
     V.Device = static_cast<int32_t>(R.u32("device"));
     V.Queue = R.u64("queue");
+  });
+}
+
+void EventRequest::encode(Writer &W) const {
+  W.u32(static_cast<uint32_t>(Device));
+  W.u64(Queue);
+  W.u64(Event);
+}
+Expected<EventRequest> EventRequest::decode(std::span<const std::byte> Payload) {
+  return decodeWith<EventRequest>(Payload, "event request", [](Reader &R, EventRequest &V) {
+    V.Device = static_cast<int32_t>(R.u32("device"));
+    V.Queue = R.u64("queue");
+    V.Event = R.u64("event");
   });
 }
 

@@ -22,8 +22,9 @@
 //    MPI_TAG_UB).
 //  - Every request is answered by its own reply kind or by a StatusReply
 //    (kFailed with the server's line: a refused request). A Retrieve's
-//    StatusReply (kOk, DataBytes set) is followed by the data, then by a
-//    second StatusReply that says whether every chunk was read.
+//    StatusReply (kOk, DataBytes set) is followed by the data on the
+//    request's DataTag, then by a second StatusReply on the reply tag that
+//    says whether every chunk was read.
 //  - Nothing received is trusted. decodeHeader checks the magic, the
 //    version and the kind; each payload's decode checks every count and
 //    length against its limit and against the bytes that remain, and that
@@ -51,7 +52,9 @@ namespace omptarget::mpi {
 inline constexpr uint32_t kProtocolMagic = 0x4d504d4f;  // "OMPM" read as little-endian
 // 2: Exchange (copies between remote devices, rank to rank); StatusReply
 //    kWorking.
-inline constexpr uint16_t kProtocolVersion = 2;
+// 3: events on the server (RecordEvent, WaitEvent, SyncEvent,
+//    DestroyEvent); a Retrieve's data on a tag of its own.
+inline constexpr uint16_t kProtocolVersion = 3;
 inline constexpr size_t kHeaderBytes = 40;
 // Control payloads are small: argument lists, device lists, error lines.
 inline constexpr uint32_t kMaxPayloadBytes = 1u << 20;
@@ -84,10 +87,14 @@ enum class MessageKind : uint16_t {
   LoadImage,       // LoadImageRequest, DataBytes of image follow; reply: LoadImageReply
   LoadImageReply,  // server -> plugin
   Exchange,        // ExchangeRequest; reply: StatusReply
+  RecordEvent,     // EventRequest; reply: StatusReply
+  WaitEvent,       // EventRequest; reply: StatusReply
+  SyncEvent,       // EventRequest (no queue); reply: StatusReply once it has happened
+  DestroyEvent,    // EventRequest (no queue); reply: StatusReply
 };
 // The kinds decodeHeader accepts: [first, last].
 inline constexpr uint16_t kFirstKind = static_cast<uint16_t>(MessageKind::Hello);
-inline constexpr uint16_t kLastKind = static_cast<uint16_t>(MessageKind::Exchange);
+inline constexpr uint16_t kLastKind = static_cast<uint16_t>(MessageKind::DestroyEvent);
 const char *kindName(MessageKind Kind);
 
 struct Header {
@@ -196,12 +203,17 @@ struct FreeRequest {
   static Expected<FreeRequest> decode(std::span<const std::byte> Payload);
 };
 
-// Submit (the header's DataBytes follow) and Retrieve (the reply's follow).
+// Submit (the header's DataBytes follow) and Retrieve (the reply's follow,
+// on DataTag).
 struct CopyRequest {
   int32_t Device = 0;
   uint64_t Pointer = 0;  // device address
   uint64_t Bytes = 0;
   uint64_t Queue = 0;
+  // Retrieve: the tag of its data, fresh and not the reply tag (the
+  // plugin's receives for it are posted before the request is sent, so
+  // that they take the data and nothing else). Submit: 0.
+  uint32_t DataTag = 0;
   void encode(Writer &W) const;
   static Expected<CopyRequest> decode(std::span<const std::byte> Payload);
 };
@@ -248,6 +260,20 @@ struct QueueRequest {
   uint64_t Queue = 0;
   void encode(Writer &W) const;
   static Expected<QueueRequest> decode(std::span<const std::byte> Payload);
+};
+
+// An event of the server's device, named by the plugin's id for it (1, 2,
+// ... per device, never reused): the server creates its plugin's event at
+// the first record. Record: on Queue, after the queue's work so far. Wait:
+// Queue's later work waits for the last record (none yet: nothing to wait
+// for). Sync: answered once the last record has happened. Destroy: the
+// server's event is gone (the id is never used again).
+struct EventRequest {
+  int32_t Device = 0;
+  uint64_t Queue = 0;  // Record and Wait; 0 for Sync and Destroy
+  uint64_t Event = 0;
+  void encode(Writer &W) const;
+  static Expected<EventRequest> decode(std::span<const std::byte> Payload);
 };
 
 struct PointerReply {

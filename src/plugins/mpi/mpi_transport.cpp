@@ -196,26 +196,8 @@ class MpiTransport final : public Transport {
     return {};
   }
 
-  Status receiveData(int Rank, int Tag, std::span<std::byte> Into, int TimeoutMs,
-                     Failure *F) override {
-    if (Closed_.load(std::memory_order_acquire)) return closedError();
-    for (size_t Off = 0; Off < Into.size(); Off += kMaxChunkBytes) {
-      const size_t N = std::min<size_t>(kMaxChunkBytes, Into.size() - Off);
-      MPI_Request R;
-      int Rc = MPI_Irecv(Into.data() + Off, static_cast<int>(N), MPI_BYTE, Rank, Tag, Comm_, &R);
-      if (Rc != MPI_SUCCESS) return makeError("MPI_Irecv: %s", mpiErrorText(Rc).c_str());
-      MPI_Status St;
-      if (Status S = wait(R, &St, TimeoutMs, F, false, N); !S)
-        return makeError("chunk at byte %zu of %zu: %s", Off, Into.size(),
-                         S.error().message().c_str());
-      int Count = 0;
-      MPI_Get_count(&St, MPI_BYTE, &Count);
-      if (Count < 0 || static_cast<size_t>(Count) != N)
-        return makeError("chunk at byte %zu of %zu: %d bytes arrived, %zu expected", Off,
-                         Into.size(), Count, N);
-    }
-    return {};
-  }
+  Expected<std::unique_ptr<PostedReceive>> postReceiveData(int Rank, int Tag,
+                                                           std::span<std::byte> Into) override;
 
   void close(bool Finalize) override {
     Closed_.store(true, std::memory_order_release);
@@ -261,6 +243,8 @@ class MpiTransport final : public Transport {
     }
   }
 
+  friend class MpiPostedReceive;
+
   MPI_Comm Comm_;
   std::atomic<bool> Closed_{false};
   const bool OwnsMpi_;
@@ -273,6 +257,70 @@ class MpiTransport final : public Transport {
   uint32_t NextTag_ = kFirstReplyTag;  // guarded by CounterMutex_
   uint64_t NextRequestId_ = 1;         // guarded by CounterMutex_
 };
+
+// The receives of one postReceiveData: one per chunk, completed in order
+// (MPI matches messages of one sender and tag in the order they were sent).
+class MpiPostedReceive final : public PostedReceive {
+ public:
+  explicit MpiPostedReceive(MpiTransport &T) : T_(T) {}
+  ~MpiPostedReceive() override {
+    // Not waited for, or stopped by an error: cancel what did not arrive
+    // (never after close(): MPI may be finalized).
+    if (T_.Closed_.load(std::memory_order_acquire)) return;
+    for (size_t I = Next_; I < Requests_.size(); ++I) {
+      MPI_Cancel(&Requests_[I]);
+      MPI_Wait(&Requests_[I], MPI_STATUS_IGNORE);
+    }
+  }
+
+  Status post(int Rank, int Tag, std::span<std::byte> Into) {
+    Total_ = Into.size();
+    for (size_t Off = 0; Off < Into.size(); Off += kMaxChunkBytes) {
+      const size_t N = std::min<size_t>(kMaxChunkBytes, Into.size() - Off);
+      MPI_Request R;
+      int Rc = MPI_Irecv(Into.data() + Off, static_cast<int>(N), MPI_BYTE, Rank, Tag, T_.Comm_, &R);
+      if (Rc != MPI_SUCCESS) return makeError("MPI_Irecv: %s", mpiErrorText(Rc).c_str());
+      Requests_.push_back(R);
+      Chunks_.push_back(N);
+    }
+    return {};
+  }
+
+  Status wait(int TimeoutMs, Failure *F) override {
+    if (T_.Closed_.load(std::memory_order_acquire)) return MpiTransport::closedError();
+    for (; Next_ < Requests_.size(); ++Next_) {
+      const size_t Off = Next_ * size_t{kMaxChunkBytes};
+      MPI_Status St;
+      if (Status S = T_.wait(Requests_[Next_], &St, TimeoutMs, F, false, Chunks_[Next_]); !S) {
+        ++Next_;  // wait() cancelled and completed it
+        return makeError("chunk at byte %zu of %zu: %s", Off, Total_, S.error().message().c_str());
+      }
+      int Count = 0;
+      MPI_Get_count(&St, MPI_BYTE, &Count);
+      if (Count < 0 || static_cast<size_t>(Count) != Chunks_[Next_]) {
+        ++Next_;
+        return makeError("chunk at byte %zu of %zu: %d bytes arrived, %zu expected", Off, Total_,
+                         Count, Chunks_[Next_ - 1]);
+      }
+    }
+    return {};
+  }
+
+ private:
+  MpiTransport &T_;
+  std::vector<MPI_Request> Requests_;
+  std::vector<size_t> Chunks_;
+  size_t Next_ = 0;  // the first request not completed
+  size_t Total_ = 0;
+};
+
+Expected<std::unique_ptr<PostedReceive>> MpiTransport::postReceiveData(int Rank, int Tag,
+                                                                       std::span<std::byte> Into) {
+  if (Closed_.load(std::memory_order_acquire)) return closedError();
+  auto P = std::make_unique<MpiPostedReceive>(*this);
+  if (Status S = P->post(Rank, Tag, Into); !S) return S.takeError();
+  return std::unique_ptr<PostedReceive>(std::move(P));
+}
 
 void setWhy(char *Why, size_t WhyBytes, const std::string &Text) {
   if (!Why || WhyBytes == 0) return;

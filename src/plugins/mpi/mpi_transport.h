@@ -51,6 +51,19 @@ struct Received {
   std::vector<std::byte> Bytes;
 };
 
+// Bulk bytes being received in the background (Transport::postReceiveData):
+// the receive of every chunk is posted at once, into the caller's memory,
+// which must stay valid until wait() succeeds or the object is gone.
+// Destroying it before wait() succeeded cancels what has not arrived.
+// One thread at a time.
+class PostedReceive {
+ public:
+  virtual ~PostedReceive() = default;
+  // Until every chunk has arrived (each of its full size: a shorter one is
+  // an Error, the sender failed), or TimeoutMs passed (F->TimedOut).
+  virtual Status wait(int TimeoutMs, Failure *F = nullptr) = 0;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -74,8 +87,16 @@ class Transport {
   // Bulk bytes: Bytes.size() of them in chunks of kMaxChunkBytes.
   virtual Status sendData(int Rank, int Tag, std::span<const std::byte> Bytes, int TimeoutMs,
                           Failure *F = nullptr) = 0;
-  virtual Status receiveData(int Rank, int Tag, std::span<std::byte> Into, int TimeoutMs,
-                             Failure *F = nullptr) = 0;
+  // Posts the receives of Into.size() bytes from Rank on Tag and returns
+  // (receiveData is this and its wait).
+  virtual Expected<std::unique_ptr<PostedReceive>> postReceiveData(int Rank, int Tag,
+                                                                   std::span<std::byte> Into) = 0;
+  Status receiveData(int Rank, int Tag, std::span<std::byte> Into, int TimeoutMs,
+                     Failure *F = nullptr) {
+    Expected<std::unique_ptr<PostedReceive>> P = postReceiveData(Rank, Tag, Into);
+    if (!P) return P.takeError();
+    return (*P)->wait(TimeoutMs, F);
+  }
   // Frees the communicator and, when openTransport initialised MPI and
   // Finalize is true, finalizes it. Nothing may be called after it.
   virtual void close(bool Finalize) = 0;

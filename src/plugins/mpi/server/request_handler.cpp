@@ -28,6 +28,8 @@ struct RequestHandler::Device {
   std::set<uint64_t> Allocations;       // what Alloc handed out (Free takes only these)
   std::set<uint64_t> Kernels;           // kernel handles of loaded images
   std::map<uint64_t, std::unique_ptr<__tgt_async_info>> Queues;
+  // Event id -> the plugin's event (null for a plugin without events).
+  std::map<uint64_t, void *> Events;
   std::vector<std::unique_ptr<LoadedImage>> Images;
 };
 
@@ -42,7 +44,13 @@ RequestHandler::RequestHandler(std::vector<ServedPlugin> Plugins, std::string Ho
     }
 }
 
-RequestHandler::~RequestHandler() = default;
+RequestHandler::~RequestHandler() {
+  for (const std::unique_ptr<Device> &D : Devices_) {
+    const ServedPlugin &P = Plugins_[D->Plugin];
+    for (const auto &[Id, Event] : D->Events)
+      if (Event && P.Fn.destroy_event) (void)P.Fn.destroy_event(D->Local, Event);
+  }
+}
 
 Expected<RequestHandler::Device *> RequestHandler::device(int32_t Id) {
   if (Id < 0 || Id >= numDevices())
@@ -91,11 +99,11 @@ bool RequestHandler::inRange(const Device &D, uint64_t Ptr, uint64_t Bytes) {
 }
 
 Status RequestHandler::replyStatus(const Header &H, int32_t Code, std::string Message, Channel &C,
-                                   uint64_t DataBytes) {
+                                   uint64_t DataBytes, uint32_t DataTag) {
   StatusReply S;
   S.Code = Code;
   S.Message = std::move(Message);
-  return sendReply(H, MessageKind::StatusReply, S, C, DataBytes);
+  return sendReply(H, MessageKind::StatusReply, S, C, DataBytes, DataTag);
 }
 
 void RequestHandler::refuse(const Header *H, const std::string &Line, Channel &C) {
@@ -163,6 +171,10 @@ RequestHandler::Next RequestHandler::handle(std::span<const std::byte> Message, 
       case MessageKind::Query: S = synchronize(*H, P, C, true); break;
       case MessageKind::LoadImage: S = loadImage(*H, P, C, Drained); break;
       case MessageKind::Exchange: S = exchange(*H, P, C); break;
+      case MessageKind::RecordEvent:
+      case MessageKind::WaitEvent:
+      case MessageKind::SyncEvent:
+      case MessageKind::DestroyEvent: S = event(*H, P, C); break;
       default: S = makeError("a %s message, which is not a request", kindName(H->Kind)); break;
     }
   }
@@ -265,13 +277,17 @@ Status RequestHandler::submit(const Header &H, std::span<const std::byte> P, Cha
 Status RequestHandler::retrieve(const Header &H, std::span<const std::byte> P, Channel &C) {
   Expected<CopyRequest> Req = CopyRequest::decode(P);
   if (!Req) return Req.takeError();
+  if (Req->DataTag < kFirstReplyTag || Req->DataTag > kMaxTag || Req->DataTag == H.ReplyTag)
+    return makeError("data tag %" PRIu32 " (%" PRIu32 " to %" PRIu32 ", not the reply tag)",
+                     Req->DataTag, kFirstReplyTag, kMaxTag);
   Expected<Device *> D = deviceRange(Req->Device, Req->Pointer, Req->Bytes);
   if (!D) return D.takeError();
   if (Status S = syncQueue(**D, Req->Queue); !S) return S;
-  // The reply says the bytes follow; the trailer says whether they are the
-  // device's (a chunk that fails to copy goes as zeros).
-  if (Status S = replyStatus(H, StatusReply::kOk, "", C, Req->Bytes); !S) return {};
-  auto Send = [&](std::span<const std::byte> Chunk) { return C.sendData(H.ReplyTag, Chunk); };
+  // The reply says the bytes follow (on the request's data tag); the
+  // trailer says whether they are the device's (a chunk that fails to copy
+  // goes as zeros).
+  if (Status S = replyStatus(H, StatusReply::kOk, "", C, Req->Bytes, Req->DataTag); !S) return {};
+  auto Send = [&](std::span<const std::byte> Chunk) { return C.sendData(Req->DataTag, Chunk); };
   Status Failed;
   if (Status S =
           sendChunks(**D, Req->Pointer, Req->Bytes, AfterRetrieveFailure::SendZeros, Failed, Send);
@@ -516,6 +532,65 @@ Status RequestHandler::synchronize(const Header &H, std::span<const std::byte> P
     return replyStatus(H, (*AI)->Queue ? StatusReply::kPending : StatusReply::kOk, "", C);
   }
   if (Status S = syncQueue(**D, Req->Queue); !S) return S;
+  return replyStatus(H, StatusReply::kOk, "", C);
+}
+
+bool RequestHandler::hasEvents(const ServedPlugin &Pl) {
+  return Pl.Fn.create_event && Pl.Fn.record_event && Pl.Fn.wait_event && Pl.Fn.sync_event &&
+         Pl.Fn.destroy_event;
+}
+
+Status RequestHandler::event(const Header &H, std::span<const std::byte> P, Channel &C) {
+  Expected<EventRequest> Req = EventRequest::decode(P);
+  if (!Req) return Req.takeError();
+  Expected<Device *> D = device(Req->Device);
+  if (!D) return D.takeError();
+  Device &Dev = **D;
+  const ServedPlugin &Pl = Plugins_[Dev.Plugin];
+  const bool OnQueue = H.Kind == MessageKind::RecordEvent || H.Kind == MessageKind::WaitEvent;
+  if (OnQueue != (Req->Queue != 0))
+    return makeError(OnQueue ? "no queue given" : "queue %" PRIu64 " given, which it takes none",
+                     Req->Queue);
+  auto It = Dev.Events.find(Req->Event);
+  if (H.Kind == MessageKind::RecordEvent) {
+    Expected<__tgt_async_info *> Q = queue(Dev, Req->Queue, true);
+    if (!Q) return Q.takeError();
+    if (It == Dev.Events.end()) {
+      if (Req->Event == 0) return makeError("event 0, which names none");
+      if (Dev.Events.size() >= kMaxEventsPerDevice)
+        return makeError("event %" PRIu64 ": the device has %zu events already, the most it keeps",
+                         Req->Event, Dev.Events.size());
+      void *Made = nullptr;
+      if (hasEvents(Pl) && Pl.Fn.create_event(Dev.Local, &Made) != 0)
+        return makeError("event %" PRIu64 ": create_event failed", Req->Event);
+      It = Dev.Events.emplace(Req->Event, Made).first;
+    }
+    if (!It->second) {
+      if (Status S = syncQueue(Dev, Req->Queue); !S) return S;
+    } else if (Pl.Fn.record_event(Dev.Local, It->second, *Q) != 0) {
+      return makeError("event %" PRIu64 ": record_event on queue %" PRIu64 " failed", Req->Event,
+                       Req->Queue);
+    }
+    return replyStatus(H, StatusReply::kOk, "", C);
+  }
+  if (It == Dev.Events.end())
+    return makeError("event %" PRIu64 " was never recorded on this server's device %d", Req->Event,
+                     static_cast<int>(Req->Device));
+  void *Event = It->second;
+  int32_t Rc = 0;
+  if (H.Kind == MessageKind::WaitEvent) {
+    Expected<__tgt_async_info *> Q = queue(Dev, Req->Queue, true);
+    if (!Q) return Q.takeError();
+    if (Event) Rc = Pl.Fn.wait_event(Dev.Local, Event, *Q);
+  } else if (H.Kind == MessageKind::SyncEvent) {
+    if (Event) Rc = Pl.Fn.sync_event(Dev.Local, Event);
+  } else {
+    if (Event) Rc = Pl.Fn.destroy_event(Dev.Local, Event);
+    Dev.Events.erase(It);
+  }
+  if (Rc != 0)
+    return makeError("event %" PRIu64 ": %s failed (the server's error line says why)", Req->Event,
+                     kindName(H.Kind));
   return replyStatus(H, StatusReply::kOk, "", C);
 }
 

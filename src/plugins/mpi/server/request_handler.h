@@ -5,8 +5,8 @@
 // Contract:
 //  - handle() takes one control message as it arrived and answers it
 //    through the Channel: the reply on the request's ReplyTag, bulk bytes
-//    in and out on it. Nothing received is trusted: a message that does not
-//    decode, names a device out of range, a pointer range outside what this
+//    in on it, a Retrieve's bytes out on its CopyRequest::DataTag. Nothing received is trusted: a
+//    message that does not decode, names a device out of range, a pointer range outside what this
 //    server allocated or loaded, a kernel handle it did not hand out, a
 //    size out of range, or a queue beyond the limit, is refused with a
 //    StatusReply kFailed whose line says what and why (a message too broken
@@ -32,6 +32,12 @@
 //    sender sends; so neither side waits for the other's deadline. The
 //    program's plugin issues one Send/Receive pair at a time, which keeps
 //    two servers from each waiting to send to the other.
+//  - Events: an event id of a device names one plugin event, made at its
+//    first RecordEvent (on a queue, never 0) and gone at DestroyEvent;
+//    WaitEvent (on a queue), SyncEvent and DestroyEvent of an id never
+//    recorded are refused. A plugin without events: RecordEvent
+//    synchronizes its queue (the event has happened once it is answered),
+//    and WaitEvent and SyncEvent have nothing to wait for.
 //  - Kernel arguments are values; the server cannot check what a kernel
 //    does with them.
 // Thread safety: none; the server calls it from one thread.
@@ -87,6 +93,7 @@ class RequestHandler {
   static constexpr uint64_t kMaxAllocBytes = uint64_t{1} << 46;
   static constexpr uint64_t kMaxImageBytes = uint64_t{1} << 31;
   static constexpr size_t kMaxQueuesPerDevice = 4096;
+  static constexpr size_t kMaxEventsPerDevice = 65536;
 
   RequestHandler(std::vector<ServedPlugin> Plugins, std::string HostName);
   ~RequestHandler();
@@ -120,6 +127,8 @@ class RequestHandler {
   Status retrieve(const Header &H, std::span<const std::byte> P, Channel &C);
   Status launch(const Header &H, std::span<const std::byte> P, Channel &C);
   Status synchronize(const Header &H, std::span<const std::byte> P, Channel &C, bool Query);
+  Status event(const Header &H, std::span<const std::byte> P, Channel &C);
+  static bool hasEvents(const ServedPlugin &Pl);
   Status loadImage(const Header &H, std::span<const std::byte> P, Channel &C, bool &Drained);
   Status exchange(const Header &H, std::span<const std::byte> P, Channel &C);
   Status exchangeLocal(const ExchangeRequest &Req);
@@ -153,17 +162,17 @@ class RequestHandler {
   void refuse(const Header *H, const std::string &Line, Channel &C);
   void drain(const Header &H, Channel &C);
   Status replyStatus(const Header &H, int32_t Code, std::string Message, Channel &C,
-                     uint64_t DataBytes = 0);
+                     uint64_t DataBytes = 0, uint32_t DataTag = 0);
   // The reply of kind Kind to request H, on its reply tag; DataBytes of
-  // bulk bytes follow it on that tag when not 0.
+  // bulk bytes follow it on DataTag when not 0.
   template <typename P>
   static Status sendReply(const Header &H, MessageKind Kind, const P &Payload, Channel &C,
-                          uint64_t DataBytes = 0) {
+                          uint64_t DataBytes = 0, uint32_t DataTag = 0) {
     Header R;
     R.Kind = Kind;
     R.RequestId = H.RequestId;
     if (DataBytes) {
-      R.DataTag = H.ReplyTag;
+      R.DataTag = DataTag;
       R.DataBytes = DataBytes;
     }
     return C.reply(H.ReplyTag, encodeMessage(R, Payload));
