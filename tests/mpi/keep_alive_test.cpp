@@ -46,11 +46,12 @@ class RecordingTransport final : public Transport {
   Expected<Received> receive(int, int, size_t, int, Failure *) override {
     return makeError("not used");
   }
-  Status sendData(int, int, std::span<const std::byte>, int, Failure *) override {
+  Expected<std::unique_ptr<PostedTransfer>> postSendData(int, int,
+                                                         std::span<const std::byte>) override {
     return makeError("not used");
   }
-  Expected<std::unique_ptr<PostedReceive>> postReceiveData(int, int,
-                                                           std::span<std::byte>) override {
+  Expected<std::unique_ptr<PostedTransfer>> postReceiveData(int, int,
+                                                            std::span<std::byte>) override {
     return makeError("not used");
   }
   void close(bool) override {}

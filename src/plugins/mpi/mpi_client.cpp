@@ -39,9 +39,14 @@ Expected<PendingReply> RemoteRank::postBytes(MessageKind Kind, std::vector<std::
   Failure F;
   if (Status S = T_.send(Rank_, kControlTag, Message, TimeoutMs_, &F); !S)
     return failure(What, Device, S.error(), F);
-  if (Status S = T_.sendData(Rank_, static_cast<int>(H.ReplyTag), Out, TimeoutMs_, &F); !S)
-    return failure(What, Device, S.error(), F);
-  return PendingReply{H.RequestId, H.ReplyTag, Expect, Device, What, nullptr, 0};
+  PendingReply P{H.RequestId, H.ReplyTag, Expect, Device, What, nullptr, nullptr, 0};
+  if (!Out.empty()) {
+    Expected<std::unique_ptr<PostedTransfer>> Sending =
+        T_.postSendData(Rank_, static_cast<int>(H.ReplyTag), Out);
+    if (!Sending) return failure(What, Device, Sending.error(), F);
+    P.Out = std::move(*Sending);
+  }
+  return P;
 }
 
 Expected<PendingReply> RemoteRank::postRetrieve(CopyRequest Req, std::span<std::byte> Into,
@@ -50,9 +55,9 @@ Expected<PendingReply> RemoteRank::postRetrieve(CopyRequest Req, std::span<std::
     return makeError("%s stopped answering earlier; %s was not sent", who(Req.Device).c_str(),
                      What);
   Req.DataTag = T_.newTag();
-  std::shared_ptr<PostedReceive> Data;
+  std::shared_ptr<PostedTransfer> Data;
   if (!Into.empty()) {
-    Expected<std::unique_ptr<PostedReceive>> Posted =
+    Expected<std::unique_ptr<PostedTransfer>> Posted =
         T_.postReceiveData(Rank_, static_cast<int>(Req.DataTag), Into);
     if (!Posted) return failure(What, Req.Device, Posted.error(), Failure{});
     Data = std::move(*Posted);
@@ -60,8 +65,8 @@ Expected<PendingReply> RemoteRank::postRetrieve(CopyRequest Req, std::span<std::
   Expected<PendingReply> P =
       post(MessageKind::Retrieve, Req, MessageKind::StatusReply, What, Req.Device);
   if (!P) return P.takeError();  // Data's receives are cancelled
-  P->Data = std::move(Data);
-  P->DataBytes = Into.size();
+  P->In = std::move(Data);
+  P->InBytes = Into.size();
   return P;
 }
 
@@ -71,6 +76,9 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P) {
   const MessageKind Expect = P.Expect;
   const int Tag = static_cast<int>(P.Tag);
   Failure F;
+  // The request's own bytes first: the server answers once it has them.
+  if (P.Out)
+    if (Status S = P.Out->wait(TimeoutMs_, &F); !S) return failure(What, Device, S.error(), F);
   auto ReceiveReply = [&]() -> Expected<Reply> {
     Expected<Received> R = receiveWhileAlive(Tag, F);
     if (!R) return failure(What, Device, R.error(), F);
@@ -100,15 +108,15 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P) {
     return failure(What, Device,
                    makeError("a %s reply, %s expected", kindName(First->H.Kind), kindName(Expect)),
                    F);
-  if (!P.Data) return First;
+  if (!P.In) return First;
   // The bulk bytes, then the trailer that says whether all were read.
-  if (First->H.DataBytes != P.DataBytes)
+  if (First->H.DataBytes != P.InBytes)
     return failure(What, Device,
                    makeError("a reply with %llu data bytes, %llu expected",
                              static_cast<unsigned long long>(First->H.DataBytes),
-                             static_cast<unsigned long long>(P.DataBytes)),
+                             static_cast<unsigned long long>(P.InBytes)),
                    F);
-  if (Status S = P.Data->wait(TimeoutMs_, &F); !S) return failure(What, Device, S.error(), F);
+  if (Status S = P.In->wait(TimeoutMs_, &F); !S) return failure(What, Device, S.error(), F);
   Expected<Reply> Trailer = ReceiveReply();
   if (!Trailer) return Trailer.takeError();
   Expected<StatusReply> TS =

@@ -6,8 +6,10 @@
 // requests queued behind it wait as long as the server says it is busy.
 //
 // Contract: request() sends one request and returns the reply of the kind
-// asked for; post() sends one (and its bulk bytes) and returns at once,
-// and collect() later takes its reply, as request() would have (a queued
+// asked for; post() sends one and posts its bulk bytes' sends (the
+// transport's progress thread moves them meanwhile) and returns at once,
+// and collect() later finishes those sends and takes its reply, as
+// request() would have (the bytes must stay unchanged until then; a queued
 // Launch, Submit or Retrieve: its reply is taken when its queue is
 // synchronized, so the program's thread does not wait a round trip per
 // operation; the reply waits in MPI meanwhile, on its own tag).
@@ -51,9 +53,11 @@ struct PendingReply {
   MessageKind Expect = MessageKind::StatusReply;
   int32_t Device = -1;
   std::string What;
-  // A Retrieve's data, arriving in the program's memory (postRetrieve).
-  std::shared_ptr<PostedReceive> Data;
-  uint64_t DataBytes = 0;
+  // The request's bulk bytes leaving (post with Out), and a Retrieve's
+  // data arriving in the program's memory (postRetrieve).
+  std::shared_ptr<PostedTransfer> Out;
+  std::shared_ptr<PostedTransfer> In;
+  uint64_t InBytes = 0;
 };
 
 class RemoteRank {

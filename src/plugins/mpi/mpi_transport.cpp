@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "mpi_protocol.h"
+#include "progress_engine.h"
 
 namespace omptarget::mpi {
 
@@ -111,8 +112,9 @@ class Backoff {
 class MpiTransport final : public Transport {
  public:
   MpiTransport(MPI_Comm Comm, bool OwnsMpi, int Rank, int Size, std::string Host, uint32_t TagUb,
-               bool CorePerRank)
-      : Comm_(Comm),
+               bool CorePerRank, std::unique_ptr<ProgressEngine> Engine)
+      : Engine_(std::move(Engine)),
+        Comm_(Comm),
         OwnsMpi_(OwnsMpi),
         Rank_(Rank),
         Size_(Size),
@@ -185,22 +187,14 @@ class MpiTransport final : public Transport {
     return Out;
   }
 
-  Status sendData(int Rank, int Tag, std::span<const std::byte> Bytes, int TimeoutMs,
-                  Failure *F) override {
-    for (size_t Off = 0; Off < Bytes.size(); Off += kMaxChunkBytes) {
-      const size_t N = std::min<size_t>(kMaxChunkBytes, Bytes.size() - Off);
-      if (Status S = send(Rank, Tag, Bytes.subspan(Off, N), TimeoutMs, F); !S)
-        return makeError("chunk at byte %zu of %zu: %s", Off, Bytes.size(),
-                         S.error().message().c_str());
-    }
-    return {};
-  }
-
-  Expected<std::unique_ptr<PostedReceive>> postReceiveData(int Rank, int Tag,
-                                                           std::span<std::byte> Into) override;
+  Expected<std::unique_ptr<PostedTransfer>> postSendData(int Rank, int Tag,
+                                                         std::span<const std::byte> Bytes) override;
+  Expected<std::unique_ptr<PostedTransfer>> postReceiveData(int Rank, int Tag,
+                                                            std::span<std::byte> Into) override;
 
   void close(bool Finalize) override {
     Closed_.store(true, std::memory_order_release);
+    Engine_->stop();
     int Finalized = 0;
     MPI_Finalized(&Finalized);
     if (Finalized) return;
@@ -243,8 +237,11 @@ class MpiTransport final : public Transport {
     }
   }
 
-  friend class MpiPostedReceive;
+  friend class PostedState;
+  Expected<std::unique_ptr<PostedTransfer>> postData(int Rank, int Tag, std::byte *Data,
+                                                     size_t Bytes, bool IsSend);
 
+  const std::unique_ptr<ProgressEngine> Engine_;  // stopped by close()
   MPI_Comm Comm_;
   std::atomic<bool> Closed_{false};
   const bool OwnsMpi_;
@@ -258,68 +255,147 @@ class MpiTransport final : public Transport {
   uint64_t NextRequestId_ = 1;         // guarded by CounterMutex_
 };
 
-// The receives of one postReceiveData: one per chunk, completed in order
-// (MPI matches messages of one sender and tag in the order they were sent).
-class MpiPostedReceive final : public PostedReceive {
+// The requests of one posted transfer: one per chunk, completed in order
+// (MPI matches one sender's messages on a tag in the order they were
+// sent). Mutex_ is held by whoever tests or cancels them, so that no two
+// threads use one request at once (MPI forbids it): the waiting thread
+// (wait, cancel) or the progress thread (tryProgress, which only tries).
+class PostedState final : public Progressable {
  public:
-  explicit MpiPostedReceive(MpiTransport &T) : T_(T) {}
-  ~MpiPostedReceive() override {
-    // Not waited for, or stopped by an error: cancel what did not arrive
-    // (never after close(): MPI may be finalized).
-    if (T_.Closed_.load(std::memory_order_acquire)) return;
-    for (size_t I = Next_; I < Requests_.size(); ++I) {
-      MPI_Cancel(&Requests_[I]);
-      MPI_Wait(&Requests_[I], MPI_STATUS_IGNORE);
-    }
-  }
+  PostedState(MpiTransport &T, bool IsSend) : T_(T), IsSend_(IsSend) {}
 
-  Status post(int Rank, int Tag, std::span<std::byte> Into) {
-    Total_ = Into.size();
-    for (size_t Off = 0; Off < Into.size(); Off += kMaxChunkBytes) {
-      const size_t N = std::min<size_t>(kMaxChunkBytes, Into.size() - Off);
+  Status post(int Rank, int Tag, std::byte *Data, size_t Bytes) {
+    std::lock_guard<std::mutex> Lock(Mutex_);
+    Total_ = Bytes;
+    for (size_t Off = 0; Off < Bytes; Off += kMaxChunkBytes) {
+      const size_t N = std::min<size_t>(kMaxChunkBytes, Bytes - Off);
       MPI_Request R;
-      int Rc = MPI_Irecv(Into.data() + Off, static_cast<int>(N), MPI_BYTE, Rank, Tag, T_.Comm_, &R);
-      if (Rc != MPI_SUCCESS) return makeError("MPI_Irecv: %s", mpiErrorText(Rc).c_str());
+      int Rc = IsSend_
+                   ? MPI_Isend(Data + Off, static_cast<int>(N), MPI_BYTE, Rank, Tag, T_.Comm_, &R)
+                   : MPI_Irecv(Data + Off, static_cast<int>(N), MPI_BYTE, Rank, Tag, T_.Comm_, &R);
+      if (Rc != MPI_SUCCESS) {
+        cancelLocked();
+        return makeError("%s: %s", IsSend_ ? "MPI_Isend" : "MPI_Irecv", mpiErrorText(Rc).c_str());
+      }
       Requests_.push_back(R);
       Chunks_.push_back(N);
     }
+    Counts_.assign(Requests_.size(), -1);
     return {};
   }
 
-  Status wait(int TimeoutMs, Failure *F) override {
+  bool tryProgress() override {
+    std::unique_lock<std::mutex> Lock(Mutex_, std::try_to_lock);
+    if (!Lock.owns_lock()) return false;  // a waiting thread moves it
+    if (T_.Closed_.load(std::memory_order_acquire)) return true;
+    while (Next_ < Requests_.size()) {
+      int Done = 0;
+      MPI_Status St;
+      // An error here is left for wait(), which tests the request again.
+      if (MPI_Test(&Requests_[Next_], &Done, &St) != MPI_SUCCESS) return true;
+      if (!Done) return false;
+      record(St);
+      if (!shortChunk()) return true;  // left for wait() to report and cancel
+    }
+    return true;
+  }
+
+  Status wait(int TimeoutMs, Failure *F) {
+    std::lock_guard<std::mutex> Lock(Mutex_);
     if (T_.Closed_.load(std::memory_order_acquire)) return MpiTransport::closedError();
-    for (; Next_ < Requests_.size(); ++Next_) {
+    for (;;) {
+      // A short chunk (a sender that failed sends an empty one and stops):
+      // nothing more comes, so the rest is cancelled, not waited for.
+      if (Status S = shortChunk(); !S) {
+        cancelLocked();
+        return S;
+      }
+      if (Next_ == Requests_.size()) return {};
       const size_t Off = Next_ * size_t{kMaxChunkBytes};
       MPI_Status St;
-      if (Status S = T_.wait(Requests_[Next_], &St, TimeoutMs, F, false, Chunks_[Next_]); !S) {
-        ++Next_;  // wait() cancelled and completed it
+      if (Status S = T_.wait(Requests_[Next_], &St, TimeoutMs, F, IsSend_, Chunks_[Next_]); !S) {
+        ++Next_;  // wait() cancelled and completed (or freed) it
+        cancelLocked();
         return makeError("chunk at byte %zu of %zu: %s", Off, Total_, S.error().message().c_str());
       }
-      int Count = 0;
-      MPI_Get_count(&St, MPI_BYTE, &Count);
-      if (Count < 0 || static_cast<size_t>(Count) != Chunks_[Next_]) {
-        ++Next_;
-        return makeError("chunk at byte %zu of %zu: %d bytes arrived, %zu expected", Off, Total_,
-                         Count, Chunks_[Next_ - 1]);
-      }
+      record(St);
     }
-    return {};
+  }
+
+  // What did not move is cancelled (never after close(): MPI may be
+  // finalized). A send may not be cancellable: it is freed and left to
+  // complete (its buffer is the caller's, which a timed-out peer is never
+  // sent to again).
+  void cancel() {
+    std::lock_guard<std::mutex> Lock(Mutex_);
+    cancelLocked();
   }
 
  private:
+  void cancelLocked() {
+    if (T_.Closed_.load(std::memory_order_acquire)) return;
+    for (; Next_ < Requests_.size(); ++Next_) {
+      MPI_Cancel(&Requests_[Next_]);
+      if (IsSend_)
+        MPI_Request_free(&Requests_[Next_]);
+      else
+        MPI_Wait(&Requests_[Next_], MPI_STATUS_IGNORE);
+    }
+  }
+  // The first chunk received short, among those completed.
+  Status shortChunk() const {
+    if (IsSend_) return {};
+    for (size_t I = 0; I < Next_; ++I)
+      if (Counts_[I] < 0 || static_cast<size_t>(Counts_[I]) != Chunks_[I])
+        return makeError("chunk at byte %zu of %zu: %d bytes arrived, %zu expected",
+                         I * size_t{kMaxChunkBytes}, Total_, Counts_[I], Chunks_[I]);
+    return {};
+  }
+  void record(MPI_Status &St) {
+    int Count = 0;
+    if (!IsSend_) MPI_Get_count(&St, MPI_BYTE, &Count);
+    Counts_[Next_++] = Count;
+  }
+
   MpiTransport &T_;
-  std::vector<MPI_Request> Requests_;
-  std::vector<size_t> Chunks_;
-  size_t Next_ = 0;  // the first request not completed
+  const bool IsSend_;
+  std::mutex Mutex_;
+  std::vector<MPI_Request> Requests_;  // guarded by Mutex_
+  std::vector<size_t> Chunks_;         // guarded by Mutex_
+  std::vector<int> Counts_;            // guarded by Mutex_: bytes received per chunk
+  size_t Next_ = 0;                    // guarded by Mutex_: the first request not completed
   size_t Total_ = 0;
 };
 
-Expected<std::unique_ptr<PostedReceive>> MpiTransport::postReceiveData(int Rank, int Tag,
-                                                                       std::span<std::byte> Into) {
+// The caller's handle: waits, or cancels when dropped unwaited.
+class MpiPostedTransfer final : public PostedTransfer {
+ public:
+  explicit MpiPostedTransfer(std::shared_ptr<PostedState> S) : S_(std::move(S)) {}
+  ~MpiPostedTransfer() override { S_->cancel(); }
+  Status wait(int TimeoutMs, Failure *F) override { return S_->wait(TimeoutMs, F); }
+
+ private:
+  std::shared_ptr<PostedState> S_;
+};
+
+Expected<std::unique_ptr<PostedTransfer>> MpiTransport::postData(int Rank, int Tag, std::byte *Data,
+                                                                 size_t Bytes, bool IsSend) {
   if (Closed_.load(std::memory_order_acquire)) return closedError();
-  auto P = std::make_unique<MpiPostedReceive>(*this);
-  if (Status S = P->post(Rank, Tag, Into); !S) return S.takeError();
-  return std::unique_ptr<PostedReceive>(std::move(P));
+  auto S = std::make_shared<PostedState>(*this, IsSend);
+  if (Status P = S->post(Rank, Tag, Data, Bytes); !P) return P.takeError();
+  Engine_->add(S);
+  return std::unique_ptr<PostedTransfer>(std::make_unique<MpiPostedTransfer>(std::move(S)));
+}
+
+Expected<std::unique_ptr<PostedTransfer>> MpiTransport::postSendData(
+    int Rank, int Tag, std::span<const std::byte> Bytes) {
+  // MPI_Isend does not write its buffer.
+  return postData(Rank, Tag, const_cast<std::byte *>(Bytes.data()), Bytes.size(), true);
+}
+
+Expected<std::unique_ptr<PostedTransfer>> MpiTransport::postReceiveData(int Rank, int Tag,
+                                                                        std::span<std::byte> Into) {
+  return postData(Rank, Tag, Into.data(), Into.size(), false);
 }
 
 void setWhy(char *Why, size_t WhyBytes, const std::string &Text) {
@@ -330,6 +406,8 @@ void setWhy(char *Why, size_t WhyBytes, const std::string &Text) {
 }
 
 Expected<std::unique_ptr<Transport>> open() {
+  // Its thread starts before MPI_Init (progress_engine.h).
+  auto Engine = std::make_unique<ProgressEngine>();
   int Initialized = 0;
   MPI_Initialized(&Initialized);
   int Provided = MPI_THREAD_SINGLE;
@@ -361,6 +439,7 @@ Expected<std::unique_ptr<Transport>> open() {
   }
   const long Cpus = sysconf(_SC_NPROCESSORS_ONLN);
   const bool CorePerRank = Cpus > 0 && NodeRanks <= Cpus;
+  Engine->setYield(CorePerRank);
   if (Provided < MPI_THREAD_MULTIPLE) {
     MPI_Comm_free(&Comm);
     return makeError("the MPI library provides %s; remote devices need MPI_THREAD_MULTIPLE",
@@ -382,7 +461,7 @@ Expected<std::unique_ptr<Transport>> open() {
   return std::unique_ptr<Transport>(
       std::make_unique<MpiTransport>(Comm, Owns, Rank, Size,
                                      std::string(Host, static_cast<size_t>(HostLength)), TagUb,
-                                     CorePerRank));
+                                     CorePerRank, std::move(Engine)));
 }
 
 }  // namespace

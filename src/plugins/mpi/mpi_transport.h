@@ -51,16 +51,19 @@ struct Received {
   std::vector<std::byte> Bytes;
 };
 
-// Bulk bytes being received in the background (Transport::postReceiveData):
-// the receive of every chunk is posted at once, into the caller's memory,
-// which must stay valid until wait() succeeds or the object is gone.
-// Destroying it before wait() succeeded cancels what has not arrived.
-// One thread at a time.
-class PostedReceive {
+// Bulk bytes moving in the background (Transport::postSendData /
+// postReceiveData): every chunk's send or receive is posted at once, on
+// the caller's memory, which must stay valid (and, for a send, unchanged)
+// until wait() succeeded or the object is gone. The transport's progress
+// thread moves them while no thread waits (mpi_transport.cpp); wait()
+// finishes them. Destroying it before wait() succeeded cancels what has
+// not moved. One thread at a time.
+class PostedTransfer {
  public:
-  virtual ~PostedReceive() = default;
-  // Until every chunk has arrived (each of its full size: a shorter one is
-  // an Error, the sender failed), or TimeoutMs passed (F->TimedOut).
+  virtual ~PostedTransfer() = default;
+  // Until every chunk has moved (a received one of its full size: a
+  // shorter one is an Error, the sender failed), or TimeoutMs passed
+  // (F->TimedOut).
   virtual Status wait(int TimeoutMs, Failure *F = nullptr) = 0;
 };
 
@@ -84,16 +87,23 @@ class Transport {
   // MaxBytes (a longer one is received, dropped and refused).
   virtual Expected<Received> receive(int Rank, int Tag, size_t MaxBytes, int TimeoutMs,
                                      Failure *F = nullptr) = 0;
-  // Bulk bytes: Bytes.size() of them in chunks of kMaxChunkBytes.
-  virtual Status sendData(int Rank, int Tag, std::span<const std::byte> Bytes, int TimeoutMs,
-                          Failure *F = nullptr) = 0;
-  // Posts the receives of Into.size() bytes from Rank on Tag and returns
-  // (receiveData is this and its wait).
-  virtual Expected<std::unique_ptr<PostedReceive>> postReceiveData(int Rank, int Tag,
-                                                                   std::span<std::byte> Into) = 0;
+  // Bulk bytes: Bytes.size() of them in chunks of kMaxChunkBytes, every
+  // chunk posted at once; the call returns (sendData and receiveData are
+  // a post and its wait).
+  virtual Expected<std::unique_ptr<PostedTransfer>> postSendData(
+      int Rank, int Tag, std::span<const std::byte> Bytes) = 0;
+  virtual Expected<std::unique_ptr<PostedTransfer>> postReceiveData(int Rank, int Tag,
+                                                                    std::span<std::byte> Into) = 0;
+  Status sendData(int Rank, int Tag, std::span<const std::byte> Bytes, int TimeoutMs,
+                  Failure *F = nullptr) {
+    if (Bytes.empty()) return {};
+    Expected<std::unique_ptr<PostedTransfer>> P = postSendData(Rank, Tag, Bytes);
+    if (!P) return P.takeError();
+    return (*P)->wait(TimeoutMs, F);
+  }
   Status receiveData(int Rank, int Tag, std::span<std::byte> Into, int TimeoutMs,
                      Failure *F = nullptr) {
-    Expected<std::unique_ptr<PostedReceive>> P = postReceiveData(Rank, Tag, Into);
+    Expected<std::unique_ptr<PostedTransfer>> P = postReceiveData(Rank, Tag, Into);
     if (!P) return P.takeError();
     return (*P)->wait(TimeoutMs, F);
   }

@@ -304,15 +304,16 @@ Status RequestHandler::retrieve(const Header &H, std::span<const std::byte> P, C
 Status RequestHandler::receiveChunks(Device &D, uint64_t Ptr, uint64_t Bytes,
                                      const ReceiveStep &Receive) {
   const ServedPlugin &Pl = Plugins_[D.Plugin];
+  // In place: the whole range at once (the transport posts every chunk's
+  // receive together, so they overlap).
+  if (Pl.SharesMemory)
+    return Receive(std::span<std::byte>(reinterpret_cast<std::byte *>(Ptr), Bytes));
   Status Failed;
   for (uint64_t Off = 0; Off < Bytes; Off += kMaxChunkBytes) {
     const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Bytes - Off));
-    std::span<std::byte> Into =
-        Pl.SharesMemory && Failed
-            ? std::span<std::byte>(reinterpret_cast<std::byte *>(Ptr + Off), N)
-            : staging(N);
+    std::span<std::byte> Into = staging(N);
     if (Status S = Receive(Into); !S) return S;
-    if (!Failed || Pl.SharesMemory) continue;  // dropped after a failure, or in place
+    if (!Failed) continue;  // dropped after a failure
     if (Pl.Fn.data_submit(D.Local, reinterpret_cast<void *>(Ptr + Off), Into.data(),
                           static_cast<int64_t>(N)) != 0)
       Failed = makeError("data_submit of %zu bytes at 0x%" PRIx64 " failed", N, Ptr + Off);
@@ -324,16 +325,16 @@ Status RequestHandler::sendChunks(Device &D, uint64_t Ptr, uint64_t Bytes,
                                   AfterRetrieveFailure After, Status &Failed,
                                   const SendStep &Send) {
   const ServedPlugin &Pl = Plugins_[D.Plugin];
+  // In place: the whole range at once (its chunks' sends posted together).
+  if (Pl.SharesMemory)
+    return Send(std::span<const std::byte>(reinterpret_cast<std::byte *>(Ptr), Bytes));
   for (uint64_t Off = 0; Off < Bytes; Off += kMaxChunkBytes) {
     const size_t N = static_cast<size_t>(std::min<uint64_t>(kMaxChunkBytes, Bytes - Off));
-    std::span<std::byte> Chunk =
-        Pl.SharesMemory ? std::span<std::byte>(reinterpret_cast<std::byte *>(Ptr + Off), N)
-                        : staging(N);
+    std::span<std::byte> Chunk = staging(N);
     // After a failure the staging buffer holds zeros: later chunks are
     // not retrieved.
-    if (!Pl.SharesMemory && Failed &&
-        Pl.Fn.data_retrieve(D.Local, Chunk.data(), reinterpret_cast<void *>(Ptr + Off),
-                            static_cast<int64_t>(N)) != 0) {
+    if (Failed && Pl.Fn.data_retrieve(D.Local, Chunk.data(), reinterpret_cast<void *>(Ptr + Off),
+                                      static_cast<int64_t>(N)) != 0) {
       Failed = makeError("data_retrieve of %zu bytes at 0x%" PRIx64 " failed", N, Ptr + Off);
       if (After == AfterRetrieveFailure::Stop) return {};
       std::fill(Chunk.begin(), Chunk.end(), std::byte{0});

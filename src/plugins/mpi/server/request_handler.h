@@ -77,9 +77,10 @@ class Channel {
   virtual Status receiveData(uint32_t Tag, std::span<std::byte> Into) = 0;
   virtual Status sendData(uint32_t Tag, std::span<const std::byte> Bytes) = 0;
   // Exchange between two servers: whether Rank is another device server
-  // of this job (not the program's rank, not this one), and one chunk of
-  // bulk bytes to or from it on Tag (a chunk shorter than Into is an
-  // Error: the sender failed).
+  // of this job (not the program's rank, not this one), and bulk bytes to
+  // or from it on Tag, in chunks of kMaxChunkBytes (a chunk that arrives
+  // shorter is an Error: the sender failed; sending no bytes sends one
+  // empty chunk, which is how a sender says so).
   virtual bool isPeerServer(int Rank) const = 0;
   virtual Status sendToPeer(int Rank, uint32_t Tag, std::span<const std::byte> Bytes) = 0;
   virtual Status receiveFromPeer(int Rank, uint32_t Tag, std::span<std::byte> Into) = 0;
@@ -136,10 +137,10 @@ class RequestHandler {
   Status exchangeReceive(const ExchangeRequest &Req, Channel &C);
   // The chunk loops of the copies between bulk messages and [Ptr, +Bytes)
   // of device D (Submit and an Exchange Receive share the one, Retrieve and
-  // an Exchange Send the other): chunk by chunk, the step given moves the
-  // bytes of the message; the device's side is its memory itself when its
-  // plugin shares this process's memory, else the staging buffer and
-  // data_submit / data_retrieve.
+  // an Exchange Send the other): when the plugin shares this process's
+  // memory, the step given moves the whole range at once, in place (the
+  // transport posts all its chunks together); else chunk by chunk through
+  // the staging buffer and data_submit / data_retrieve.
   using ReceiveStep = std::function<Status(std::span<std::byte> Into)>;
   using SendStep = std::function<Status(std::span<const std::byte> Chunk)>;
   // Returns the Error of Receive (no chunk is received after it), else that

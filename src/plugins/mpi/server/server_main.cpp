@@ -67,7 +67,8 @@ class MpiChannel final : public Channel {
     return Rank > 0 && Rank < T_.size() && Rank != T_.rank();
   }
   Status sendToPeer(int Rank, uint32_t Tag, std::span<const std::byte> Bytes) override {
-    return T_.send(Rank, static_cast<int>(Tag), Bytes, TimeoutMs_);
+    if (Bytes.empty()) return T_.send(Rank, static_cast<int>(Tag), Bytes, TimeoutMs_);
+    return T_.sendData(Rank, static_cast<int>(Tag), Bytes, TimeoutMs_);
   }
   Status receiveFromPeer(int Rank, uint32_t Tag, std::span<std::byte> Into) override {
     return T_.receiveData(Rank, static_cast<int>(Tag), Into, TimeoutMs_);
