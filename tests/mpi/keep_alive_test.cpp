@@ -46,6 +46,7 @@ class RecordingTransport final : public Transport {
   Expected<Received> receive(int, int, size_t, int, Failure *) override {
     return makeError("not used");
   }
+  bool hasMessage(int, int) override { return false; }
   Expected<std::unique_ptr<PostedTransfer>> postSendData(int, int,
                                                          std::span<const std::byte>) override {
     return makeError("not used");

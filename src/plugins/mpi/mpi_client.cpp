@@ -130,6 +130,12 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P) {
   return First;
 }
 
+bool RemoteRank::ready(const PendingReply &P) {
+  if (P.Out && !P.Out->done()) return false;
+  if (!T_.hasMessage(Rank_, static_cast<int>(P.Tag))) return false;
+  return !P.In || P.In->done();
+}
+
 int RemoteRank::keepAliveIntervalMs(int TimeoutMs) { return std::clamp(TimeoutMs / 4, 10, 1000); }
 
 void RemoteRank::drainKeepAlives() {

@@ -94,6 +94,9 @@ class RemoteRank {
   Expected<PendingReply> postRetrieve(CopyRequest Req, std::span<std::byte> Into, const char *What);
   // The reply of a posted request (with a Retrieve's data and trailer).
   Expected<Reply> collect(const PendingReply &P);
+  // Whether collect(P) would find its bytes moved and its reply (a
+  // Retrieve's data) arrived, without blocking.
+  bool ready(const PendingReply &P);
   // Shutdown: no reply; skipped for an unanswering rank.
   Status shutdown();
 

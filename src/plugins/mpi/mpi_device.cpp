@@ -230,6 +230,28 @@ Status MpiDevice::synchronizeImpl(void *Queue) {
 }
 
 Expected<bool> MpiDevice::queueIdleImpl(void *Queue) {
+  // A posted request whose bytes or reply are still on their way: not
+  // idle, known without a round trip and without waiting (a task
+  // re-entered until its queue is done polls this).
+  const uint64_t Q = queueId(Queue);
+  std::vector<PendingReply> Taken;
+  {
+    ScopedLock Lock(PendingMutex_);
+    if (auto It = Pending_.find(Q); It != Pending_.end()) {
+      Taken = std::move(It->second);
+      Pending_.erase(It);
+    }
+  }
+  const bool AllReady = std::all_of(Taken.begin(), Taken.end(),
+                                    [&](const PendingReply &P) { return Info_.Rank->ready(P); });
+  if (!Taken.empty()) {
+    // Back in front of whatever was posted meanwhile.
+    ScopedLock Lock(PendingMutex_);
+    std::vector<PendingReply> &List = Pending_[Q];
+    List.insert(List.begin(), std::make_move_iterator(Taken.begin()),
+                std::make_move_iterator(Taken.end()));
+  }
+  if (!AllReady) return false;
   bool Pending = false;
   if (Status S = queueRequest(MessageKind::Query, queueId(Queue), "Query", &Pending); !S)
     return S.takeError();

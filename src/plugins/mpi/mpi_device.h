@@ -10,7 +10,9 @@
 // synchronize's. A Retrieve on a queue is posted too: its data's receives
 // are posted into the program's memory first, and complete by that
 // synchronize (mpi_client.h). Without a queue the hook waits for the
-// reply. The server serves one program's requests in order, so a later
+// reply. A query of a queue whose posted bytes or replies have not all
+// arrived answers "not idle" at once, with no request; else it sends a
+// Query. The server serves one program's requests in order, so a later
 // request sees an earlier one's work.
 // Events are the server's: an MpiEvent is an id (1, 2, ... per device);
 // record and wait are posted on their queue (RecordEvent, WaitEvent), so

@@ -2,9 +2,11 @@
 // with MPI_THREAD_MULTIPLE). Built into libomptarget.mpi_transport.so and
 // into the device server; the only file of the plugin that calls MPI.
 //
-// Locks: CounterMutex_ (a std::mutex) guards NextTag_ and NextRequestId_.
-// Everything else is written once by the constructor, before the object is
-// shared. Waiting polls MPI_Test, spinning for a round trip (or for the
+// Locks: CounterMutex_ (a std::mutex) guards NextTag_ and NextRequestId_;
+// a PostedState's Mutex_ guards its MPI requests (MPI forbids two threads
+// on one request): the waiting thread holds it, the progress thread only
+// tries it. Neither lock is held while taking the other. Everything else
+// is written once by the constructor, before the object is shared. Waiting polls MPI_Test, spinning for a round trip (or for the
 // bytes' time), then yielding the core between polls, then sleeping once
 // the wait is long (Backoff below, with its measurement).
 #include "mpi_transport.h"
@@ -187,6 +189,11 @@ class MpiTransport final : public Transport {
     return Out;
   }
 
+  bool hasMessage(int Rank, int Tag) override {
+    if (Closed_.load(std::memory_order_acquire)) return false;
+    int Found = 0;
+    return MPI_Iprobe(Rank, Tag, Comm_, &Found, MPI_STATUS_IGNORE) == MPI_SUCCESS && Found;
+  }
   Expected<std::unique_ptr<PostedTransfer>> postSendData(int Rank, int Tag,
                                                          std::span<const std::byte> Bytes) override;
   Expected<std::unique_ptr<PostedTransfer>> postReceiveData(int Rank, int Tag,
@@ -284,20 +291,18 @@ class PostedState final : public Progressable {
     return {};
   }
 
+  bool done() {
+    std::unique_lock<std::mutex> Lock(Mutex_, std::try_to_lock);
+    if (!Lock.owns_lock() || T_.Closed_.load(std::memory_order_acquire)) return false;
+    return testLocked();
+  }
+
   bool tryProgress() override {
     std::unique_lock<std::mutex> Lock(Mutex_, std::try_to_lock);
     if (!Lock.owns_lock()) return false;  // a waiting thread moves it
     if (T_.Closed_.load(std::memory_order_acquire)) return true;
-    while (Next_ < Requests_.size()) {
-      int Done = 0;
-      MPI_Status St;
-      // An error here is left for wait(), which tests the request again.
-      if (MPI_Test(&Requests_[Next_], &Done, &St) != MPI_SUCCESS) return true;
-      if (!Done) return false;
-      record(St);
-      if (!shortChunk()) return true;  // left for wait() to report and cancel
-    }
-    return true;
+    // An error or a short chunk is left for wait(), which reports it.
+    return testLocked() || Failed_;
   }
 
   Status wait(int TimeoutMs, Failure *F) {
@@ -342,6 +347,23 @@ class PostedState final : public Progressable {
         MPI_Wait(&Requests_[Next_], MPI_STATUS_IGNORE);
     }
   }
+  // Tests the requests in order; true once all completed. An MPI error
+  // or a short chunk stops it (Failed_), for wait() to report.
+  bool testLocked() {
+    while (!Failed_ && Next_ < Requests_.size()) {
+      int Done = 0;
+      MPI_Status St;
+      if (MPI_Test(&Requests_[Next_], &Done, &St) != MPI_SUCCESS) {
+        Failed_ = true;
+        break;
+      }
+      if (!Done) return false;
+      record(St);
+      if (!shortChunk()) Failed_ = true;
+    }
+    return !Failed_;
+  }
+
   // The first chunk received short, among those completed.
   Status shortChunk() const {
     if (IsSend_) return {};
@@ -364,6 +386,7 @@ class PostedState final : public Progressable {
   std::vector<size_t> Chunks_;         // guarded by Mutex_
   std::vector<int> Counts_;            // guarded by Mutex_: bytes received per chunk
   size_t Next_ = 0;                    // guarded by Mutex_: the first request not completed
+  bool Failed_ = false;                // guarded by Mutex_: testLocked met an error
   size_t Total_ = 0;
 };
 
@@ -373,6 +396,7 @@ class MpiPostedTransfer final : public PostedTransfer {
   explicit MpiPostedTransfer(std::shared_ptr<PostedState> S) : S_(std::move(S)) {}
   ~MpiPostedTransfer() override { S_->cancel(); }
   Status wait(int TimeoutMs, Failure *F) override { return S_->wait(TimeoutMs, F); }
+  bool done() override { return S_->done(); }
 
  private:
   std::shared_ptr<PostedState> S_;

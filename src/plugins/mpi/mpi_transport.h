@@ -12,7 +12,10 @@
 //    polled with MPI_Test until done or until TimeoutMs passes (TimeoutMs
 //    < 0: no deadline); a call past its deadline cancels its request and
 //    answers an Error with TimedOut set. Bulk bytes go in chunks of at most
-//    kMaxChunkBytes (mpi_protocol.h), one after the other, on one tag.
+//    kMaxChunkBytes (mpi_protocol.h), in order on one tag, every chunk
+//    posted at once (postSendData, postReceiveData); a posted transfer is
+//    moved by the transport's progress thread (progress_engine.h) until
+//    some thread waits for it.
 //  - Any thread may call any method at once (MPI_THREAD_MULTIPLE); a
 //    message is matched by (rank, tag), and tags of replies are fresh per
 //    request (newTag), so concurrent requests to one rank never take each
@@ -26,8 +29,9 @@
 //    call (MPI aborts a process that calls it after MPI_Finalize; a global
 //    destructor may offload after the plugin's exit handler closed it).
 // Locks: the implementation's CounterMutex_ guards the tag and request-id
-// counters; Closed_ is atomic; nothing else is shared but MPI, which locks
-// itself.
+// counters; each posted transfer's mutex guards its requests (held by the
+// waiting thread, or tried by the progress thread); Closed_ is atomic;
+// nothing else is shared but MPI, which locks itself.
 #pragma once
 
 #include <cstddef>
@@ -65,6 +69,9 @@ class PostedTransfer {
   // shorter one is an Error, the sender failed), or TimeoutMs passed
   // (F->TimedOut).
   virtual Status wait(int TimeoutMs, Failure *F = nullptr) = 0;
+  // Whether every chunk has moved, without blocking (false while another
+  // thread holds it); wait() still reports how.
+  virtual bool done() = 0;
 };
 
 class Transport {
@@ -87,6 +94,8 @@ class Transport {
   // MaxBytes (a longer one is received, dropped and refused).
   virtual Expected<Received> receive(int Rank, int Tag, size_t MaxBytes, int TimeoutMs,
                                      Failure *F = nullptr) = 0;
+  // Whether a message from Rank on Tag has arrived, without blocking.
+  virtual bool hasMessage(int Rank, int Tag) = 0;
   // Bulk bytes: Bytes.size() of them in chunks of kMaxChunkBytes, every
   // chunk posted at once; the call returns (sendData and receiveData are
   // a post and its wait).
