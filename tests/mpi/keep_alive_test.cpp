@@ -47,12 +47,12 @@ class RecordingTransport final : public Transport {
     return makeError("not used");
   }
   bool hasMessage(int, int) override { return false; }
-  Expected<std::unique_ptr<PostedTransfer>> postSendData(int, int,
-                                                         std::span<const std::byte>) override {
+  Expected<std::unique_ptr<PostedTransfer>> postSendData(int, int, std::span<const std::byte>,
+                                                         bool) override {
     return makeError("not used");
   }
-  Expected<std::unique_ptr<PostedTransfer>> postReceiveData(int, int,
-                                                            std::span<std::byte>) override {
+  Expected<std::unique_ptr<PostedTransfer>> postReceiveData(int, int, std::span<std::byte>,
+                                                            bool) override {
     return makeError("not used");
   }
   void close(bool) override {}

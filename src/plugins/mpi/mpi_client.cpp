@@ -22,7 +22,7 @@ Error RemoteRank::failure(const char *What, int32_t Device, const Error &E, cons
 
 Expected<PendingReply> RemoteRank::postBytes(MessageKind Kind, std::vector<std::byte> Payload,
                                              MessageKind Expect, const char *What, int32_t Device,
-                                             std::span<const std::byte> Out) {
+                                             std::span<const std::byte> Out, bool Background) {
   if (unanswering())
     return makeError("%s stopped answering earlier; %s was not sent", who(Device).c_str(), What);
   Header H;
@@ -42,7 +42,7 @@ Expected<PendingReply> RemoteRank::postBytes(MessageKind Kind, std::vector<std::
   PendingReply P{H.RequestId, H.ReplyTag, Expect, Device, What, nullptr, nullptr, 0};
   if (!Out.empty()) {
     Expected<std::unique_ptr<PostedTransfer>> Sending =
-        T_.postSendData(Rank_, static_cast<int>(H.ReplyTag), Out);
+        T_.postSendData(Rank_, static_cast<int>(H.ReplyTag), Out, Background);
     if (!Sending) return failure(What, Device, Sending.error(), F);
     P.Out = std::move(*Sending);
   }
@@ -58,12 +58,12 @@ Expected<PendingReply> RemoteRank::postRetrieve(CopyRequest Req, std::span<std::
   std::shared_ptr<PostedTransfer> Data;
   if (!Into.empty()) {
     Expected<std::unique_ptr<PostedTransfer>> Posted =
-        T_.postReceiveData(Rank_, static_cast<int>(Req.DataTag), Into);
+        T_.postReceiveData(Rank_, static_cast<int>(Req.DataTag), Into, Req.Queue != 0);
     if (!Posted) return failure(What, Req.Device, Posted.error(), Failure{});
     Data = std::move(*Posted);
   }
   Expected<PendingReply> P =
-      post(MessageKind::Retrieve, Req, MessageKind::StatusReply, What, Req.Device);
+      post(MessageKind::Retrieve, Req, MessageKind::StatusReply, What, Req.Device, {}, false);
   if (!P) return P.takeError();  // Data's receives are cancelled
   P->In = std::move(Data);
   P->InBytes = Into.size();

@@ -78,19 +78,23 @@ class RemoteRank {
   template <typename P>
   Expected<Reply> request(MessageKind Kind, const P &Payload, MessageKind Expect, const char *What,
                           int32_t Device, std::span<const std::byte> Out = {}) {
-    Expected<PendingReply> Posted = post(Kind, Payload, Expect, What, Device, Out);
+    Expected<PendingReply> Posted =
+        post(Kind, Payload, Expect, What, Device, Out, /*Background=*/false);
     if (!Posted) return Posted.takeError();
     return collect(*Posted);
   }
+  // Background: Out's bytes are moved by the transport's progress thread
+  // until collect() (false when collect() follows at once).
   template <typename P>
   Expected<PendingReply> post(MessageKind Kind, const P &Payload, MessageKind Expect,
-                              const char *What, int32_t Device,
-                              std::span<const std::byte> Out = {}) {
+                              const char *What, int32_t Device, std::span<const std::byte> Out = {},
+                              bool Background = true) {
     Writer W;
     Payload.encode(W);
-    return postBytes(Kind, W.take(), Expect, What, Device, Out);
+    return postBytes(Kind, W.take(), Expect, What, Device, Out, Background);
   }
-  // A Retrieve of Req (its DataTag set here) whose data lands in Into.
+  // A Retrieve of Req (its DataTag set here) whose data lands in Into
+  // (moved in the background when Req is on a queue).
   Expected<PendingReply> postRetrieve(CopyRequest Req, std::span<std::byte> Into, const char *What);
   // The reply of a posted request (with a Retrieve's data and trailer).
   Expected<Reply> collect(const PendingReply &P);
@@ -103,7 +107,7 @@ class RemoteRank {
  private:
   Expected<PendingReply> postBytes(MessageKind Kind, std::vector<std::byte> Payload,
                                    MessageKind Expect, const char *What, int32_t Device,
-                                   std::span<const std::byte> Out);
+                                   std::span<const std::byte> Out, bool Background);
   Error failure(const char *What, int32_t Device, const Error &E, const Failure &F);
   // One message on Tag, waiting in slices of the keep-alive interval; at
   // each slice's end the keep-alives that came restart the deadline.

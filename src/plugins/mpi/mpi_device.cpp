@@ -169,7 +169,8 @@ template <typename P>
 Status MpiDevice::sendOnQueue(uint64_t Queue, MessageKind Kind, const P &Payload,
                               const std::string &What, std::span<const std::byte> Out) {
   Expected<PendingReply> Posted = Info_.Rank->post(Kind, Payload, MessageKind::StatusReply,
-                                                   What.c_str(), Info_.ServerDevice, Out);
+                                                   What.c_str(), Info_.ServerDevice, Out,
+                                                   /*Background=*/Queue != 0);
   if (!Posted) return Posted.takeError();
   return keepOrCollect(Queue, std::move(*Posted));
 }

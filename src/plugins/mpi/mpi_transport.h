@@ -13,9 +13,9 @@
 //    < 0: no deadline); a call past its deadline cancels its request and
 //    answers an Error with TimedOut set. Bulk bytes go in chunks of at most
 //    kMaxChunkBytes (mpi_protocol.h), in order on one tag, every chunk
-//    posted at once (postSendData, postReceiveData); a posted transfer is
-//    moved by the transport's progress thread (progress_engine.h) until
-//    some thread waits for it.
+//    posted at once (postSendData, postReceiveData); a transfer posted in
+//    the background is moved by the transport's progress thread
+//    (progress_engine.h) until some thread waits for it.
 //  - Any thread may call any method at once (MPI_THREAD_MULTIPLE); a
 //    message is matched by (rank, tag), and tags of replies are fresh per
 //    request (newTag), so concurrent requests to one rank never take each
@@ -99,20 +99,24 @@ class Transport {
   // Bulk bytes: Bytes.size() of them in chunks of kMaxChunkBytes, every
   // chunk posted at once; the call returns (sendData and receiveData are
   // a post and its wait).
-  virtual Expected<std::unique_ptr<PostedTransfer>> postSendData(
-      int Rank, int Tag, std::span<const std::byte> Bytes) = 0;
+  // Background: the progress thread moves it until a thread waits (a
+  // transfer posted to be waited for at once gains nothing from it).
+  virtual Expected<std::unique_ptr<PostedTransfer>> postSendData(int Rank, int Tag,
+                                                                 std::span<const std::byte> Bytes,
+                                                                 bool Background) = 0;
   virtual Expected<std::unique_ptr<PostedTransfer>> postReceiveData(int Rank, int Tag,
-                                                                    std::span<std::byte> Into) = 0;
+                                                                    std::span<std::byte> Into,
+                                                                    bool Background) = 0;
   Status sendData(int Rank, int Tag, std::span<const std::byte> Bytes, int TimeoutMs,
                   Failure *F = nullptr) {
     if (Bytes.empty()) return {};
-    Expected<std::unique_ptr<PostedTransfer>> P = postSendData(Rank, Tag, Bytes);
+    Expected<std::unique_ptr<PostedTransfer>> P = postSendData(Rank, Tag, Bytes, false);
     if (!P) return P.takeError();
     return (*P)->wait(TimeoutMs, F);
   }
   Status receiveData(int Rank, int Tag, std::span<std::byte> Into, int TimeoutMs,
                      Failure *F = nullptr) {
-    Expected<std::unique_ptr<PostedTransfer>> P = postReceiveData(Rank, Tag, Into);
+    Expected<std::unique_ptr<PostedTransfer>> P = postReceiveData(Rank, Tag, Into, false);
     if (!P) return P.takeError();
     return (*P)->wait(TimeoutMs, F);
   }
