@@ -67,6 +67,7 @@ long-kernel)  # regions longer than the deadline: keep-alives, no timeout
   OMPTARGET_MPI_TIMEOUT_MS=1000 $MPIRUN -x OMPTARGET_MPI_TIMEOUT_MS -np 1 "$WORK/prog" : \
     -np 1 "$SERVER" >"$WORK/out" 2>&1 || fail "mpirun failed"
   has "long regions on device [0-9]*: ok"
+  has "copy beside a long region: ok"
   grep -q "did not answer" "$WORK/out" && fail "a keep-alive was missed"
   ;;
 hang)  # a server that stops answering: one line naming rank and operation, no hang

@@ -78,7 +78,7 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P) {
   Failure F;
   // The request's own bytes first: the server answers once it has them.
   if (P.Out)
-    if (Status S = P.Out->wait(TimeoutMs_, &F); !S) return failure(What, Device, S.error(), F);
+    if (Status S = waitWhileAlive(*P.Out, F); !S) return failure(What, Device, S.error(), F);
   auto ReceiveReply = [&]() -> Expected<Reply> {
     Expected<Received> R = receiveWhileAlive(Tag, F);
     if (!R) return failure(What, Device, R.error(), F);
@@ -116,7 +116,7 @@ Expected<Reply> RemoteRank::collect(const PendingReply &P) {
                              static_cast<unsigned long long>(First->H.DataBytes),
                              static_cast<unsigned long long>(P.InBytes)),
                    F);
-  if (Status S = P.In->wait(TimeoutMs_, &F); !S) return failure(What, Device, S.error(), F);
+  if (Status S = waitWhileAlive(*P.In, F); !S) return failure(What, Device, S.error(), F);
   Expected<Reply> Trailer = ReceiveReply();
   if (!Trailer) return Trailer.takeError();
   Expected<StatusReply> TS =
@@ -144,6 +144,27 @@ void RemoteRank::drainKeepAlives() {
     Expected<Received> K = T_.receive(Rank_, kKeepAliveTag, kHeaderBytes + kMaxPayloadBytes, 0, &F);
     if (!K) return;  // none waiting
     LastHeardMs_.store(nowMs(), std::memory_order_release);
+  }
+}
+
+Status RemoteRank::waitWhileAlive(PostedTransfer &X, Failure &F) {
+  const int Slice = keepAliveIntervalMs(TimeoutMs_);
+  const int64_t Start = nowMs();
+  for (;;) {
+    Failure SliceF;
+    Status S = X.waitSome(Slice, SliceF);
+    if (S || !SliceF.TimedOut) {
+      F = SliceF;
+      return S;
+    }
+    drainKeepAlives();
+    const int64_t Heard = std::max(Start, LastHeardMs_.load(std::memory_order_acquire));
+    if (nowMs() - Heard >= TimeoutMs_) {
+      // Past the deadline: the rest is cancelled (a wait of 0 ms).
+      (void)X.wait(0, &F);
+      F.TimedOut = true;
+      return makeError("no answer within %d ms", TimeoutMs_);
+    }
   }
 }
 

@@ -1,9 +1,9 @@
 // RemoteRank: the MPI plugin's requests to one device server, each a
 // control message (plus bulk bytes) and its reply, with the deadline of
 // OMPTARGET_MPI_TIMEOUT_MS, counted from the last sign of life of the
-// server: a reply, or a keep-alive (kKeepAliveTag) it sends while it has a
-// request in hand (server/keep_alive.h), so a long kernel and the
-// requests queued behind it wait as long as the server says it is busy.
+// server (for a reply and for bulk bytes alike): a reply, or a keep-alive (kKeepAliveTag) it sends
+// while it has a request in hand (server/keep_alive.h), so a long kernel and the requests queued
+// behind it wait as long as the server says it is busy.
 //
 // Contract: request() sends one request and returns the reply of the kind
 // asked for; post() sends one and posts its bulk bytes' sends (the
@@ -114,6 +114,10 @@ class RemoteRank {
   Expected<Received> receiveWhileAlive(int Tag, Failure &F);
   // Takes every keep-alive waiting from this rank (LastHeardMs_).
   void drainKeepAlives();
+  // Waits for a posted transfer as receiveWhileAlive waits for a message:
+  // the server may be busy with an earlier request (a long kernel) before
+  // it takes or sends these bytes.
+  Status waitWhileAlive(PostedTransfer &X, Failure &F);
   static int keepAliveIntervalMs(int TimeoutMs);
   static int64_t nowMs();
   std::string who(int32_t Device) const;

@@ -220,8 +220,10 @@ class MpiTransport final : public Transport {
     return makeError("the MPI connection was closed at program exit; nothing was sent");
   }
 
-  Status wait(MPI_Request &R, MPI_Status *St, int TimeoutMs, Failure *F, bool IsSend,
-              size_t Bytes) {
+  // Cancel false: a wait past its deadline leaves R as it is (F->TimedOut
+  // set), for the caller to wait again.
+  Status wait(MPI_Request &R, MPI_Status *St, int TimeoutMs, Failure *F, bool IsSend, size_t Bytes,
+              bool Cancel = true) {
     Deadline D(TimeoutMs);
     Backoff B(CorePerRank_ ? Bytes : 0);
     for (;;) {
@@ -230,6 +232,10 @@ class MpiTransport final : public Transport {
       int Rc = MPI_Test(&R, &Done, St ? St : &Local);
       if (Rc != MPI_SUCCESS) return makeError("MPI_Test: %s", mpiErrorText(Rc).c_str());
       if (Done) return {};
+      if (D.passed() && !Cancel) {
+        if (F) F->TimedOut = true;
+        return makeError("no answer within %d ms", TimeoutMs);
+      }
       if (D.passed()) {
         // A receive that matched nothing is cancelled for good; a send may
         // not be cancellable, and is left to complete (its buffer is the
@@ -314,7 +320,7 @@ class PostedState final : public Progressable {
     return testLocked() || Failed_;
   }
 
-  Status wait(int TimeoutMs, Failure *F) {
+  Status wait(int TimeoutMs, Failure *F, bool Cancel) {
     Waited_.store(true, std::memory_order_release);
     std::lock_guard<std::mutex> Lock(Mutex_);
     if (T_.Closed_.load(std::memory_order_acquire)) return MpiTransport::closedError();
@@ -331,8 +337,10 @@ class PostedState final : public Progressable {
       if (Next_ == Requests_.size()) return {};
       const size_t Off = Next_ * size_t{kMaxChunkBytes};
       MPI_Status St;
-      if (Status S = T_.wait(Requests_[Next_], &St, TimeoutMs, F, IsSend_, Chunks_[Next_]); !S) {
-        ++Next_;  // wait() cancelled and completed (or freed) it
+      if (Status S = T_.wait(Requests_[Next_], &St, TimeoutMs, F, IsSend_, Chunks_[Next_], Cancel);
+          !S) {
+        if (!Cancel && F && F->TimedOut) return S;  // still posted, to be waited for again
+        ++Next_;                                    // wait() cancelled and completed (or freed) it
         cancelLocked();
         return makeError("chunk at byte %zu of %zu: %s", Off, Total_, S.error().message().c_str());
       }
@@ -435,7 +443,8 @@ class MpiPostedTransfer final : public PostedTransfer {
  public:
   explicit MpiPostedTransfer(std::shared_ptr<PostedState> S) : S_(std::move(S)) {}
   ~MpiPostedTransfer() override { S_->cancel(); }
-  Status wait(int TimeoutMs, Failure *F) override { return S_->wait(TimeoutMs, F); }
+  Status wait(int TimeoutMs, Failure *F) override { return S_->wait(TimeoutMs, F, true); }
+  Status waitSome(int TimeoutMs, Failure &F) override { return S_->wait(TimeoutMs, &F, false); }
   bool done() override { return S_->done(); }
 
  private:

@@ -69,6 +69,10 @@ class PostedTransfer {
   // shorter one is an Error, the sender failed), or TimeoutMs passed
   // (F->TimedOut).
   virtual Status wait(int TimeoutMs, Failure *F = nullptr) = 0;
+  // As wait(), but past TimeoutMs it returns with F.TimedOut set and the
+  // rest still posted, to be waited for again (a caller that restarts its
+  // deadline on a sign of life from the peer).
+  virtual Status waitSome(int TimeoutMs, Failure &F) = 0;
   // Whether every chunk has moved, without blocking (false while another
   // thread holds it); wait() still reports how.
   virtual bool done() = 0;
