@@ -147,6 +147,12 @@ void RemoteRank::drainKeepAlives() {
   }
 }
 
+bool RemoteRank::pastDeadline(int64_t Start) {
+  drainKeepAlives();
+  const int64_t Heard = std::max(Start, LastHeardMs_.load(std::memory_order_acquire));
+  return nowMs() - Heard >= TimeoutMs_;
+}
+
 Status RemoteRank::waitWhileAlive(PostedTransfer &X, Failure &F) {
   const int Slice = keepAliveIntervalMs(TimeoutMs_);
   const int64_t Start = nowMs();
@@ -157,9 +163,7 @@ Status RemoteRank::waitWhileAlive(PostedTransfer &X, Failure &F) {
       F = SliceF;
       return S;
     }
-    drainKeepAlives();
-    const int64_t Heard = std::max(Start, LastHeardMs_.load(std::memory_order_acquire));
-    if (nowMs() - Heard >= TimeoutMs_) {
+    if (pastDeadline(Start)) {
       // Past the deadline: the rest is cancelled (a wait of 0 ms).
       (void)X.wait(0, &F);
       F.TimedOut = true;
@@ -178,9 +182,7 @@ Expected<Received> RemoteRank::receiveWhileAlive(int Tag, Failure &F) {
       F = SliceF;
       return R;
     }
-    drainKeepAlives();
-    const int64_t Heard = std::max(Start, LastHeardMs_.load(std::memory_order_acquire));
-    if (nowMs() - Heard >= TimeoutMs_) {
+    if (pastDeadline(Start)) {
       F.TimedOut = true;
       return makeError("no message within %d ms", TimeoutMs_);
     }

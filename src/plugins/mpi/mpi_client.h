@@ -114,6 +114,9 @@ class RemoteRank {
   Expected<Received> receiveWhileAlive(int Tag, Failure &F);
   // Takes every keep-alive waiting from this rank (LastHeardMs_).
   void drainKeepAlives();
+  // After drainKeepAlives: whether TimeoutMs_ passed since the last sign
+  // of life (a keep-alive, or Start, when a wait began).
+  bool pastDeadline(int64_t Start);
   // Waits for a posted transfer as receiveWhileAlive waits for a message:
   // the server may be busy with an earlier request (a long kernel) before
   // it takes or sends these bytes.
